@@ -1,0 +1,31 @@
+"""One entry point for positions of every game: named starts ("checkers/2", "ludo/classic/4") and
+notation strings ("checkers ...", "ludo ..."), dispatched to the game's own module."""
+
+from ludus.errors import NotationError
+
+GAMES = ("checkers", "ludo")
+
+
+def _module(game):
+    if game == "checkers":
+        import ludus.checkers as module
+    elif game == "ludo":
+        import ludus.ludo as module
+    else:
+        raise NotationError("unknown game %r: expected one of %s" % (game, ", ".join(GAMES)))
+    return module
+
+
+def position(text):
+    """A game position from a named start or a notation string.
+
+    A named start is GAME/SPEC (no spaces), such as checkers/2 or ludo/danish/4; anything else must be
+    a notation string whose first word names the game."""
+    text = text.strip()
+    if not text:
+        raise NotationError("empty position: give a named start such as checkers/2 or a notation string")
+    first = text.split()[0]
+    if " " not in text and "/" in text:
+        game, _, spec = text.partition("/")
+        return _module(game).start_position(spec)
+    return _module(first).from_notation(text)

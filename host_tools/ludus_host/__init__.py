@@ -1,0 +1,1 @@
+"""Laptop-side tools for Ludus: the `ludus` command, simulator, benchmarks and board generators."""

@@ -1,0 +1,52 @@
+"""The `ludus` command. Each subcommand lives in its own module ludus_host.cmd_<name> with
+add_arguments(parser) and run(args) -> exit code."""
+
+import argparse
+import importlib
+import sys
+
+from ludus.errors import LudusError
+
+# name -> (module, one-line help)
+COMMANDS = {
+    "moves": ("cmd_moves", "print the legal moves of a position, one per line"),
+    "perft": ("cmd_perft", "count the leaves of the move tree of a position to a depth"),
+    "demo": ("cmd_demo", "two bots play Chinese Checkers in the terminal"),
+    "selfplay": ("cmd_selfplay", "play random Ludo games and print a JSON summary"),
+    "verify": ("cmd_verify", "recompute every die roll of a game record from its revealed seed"),
+    "play": ("cmd_play", "drive the referee with a script of physical actions (simulated board)"),
+    "boards": ("cmd_boards", "generate or validate board definition files"),
+    "bench": ("cmd_bench", "measure speed and memory on CPython and the MicroPython unix port"),
+}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="ludus", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (module_name, help_text) in COMMANDS.items():
+        try:
+            module = importlib.import_module("ludus_host." + module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != "ludus_host." + module_name:
+                raise
+            continue  # tests/host/test_cli.py insists that every command exists
+        cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
+        module.add_arguments(cmd)
+        cmd.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except LudusError as exc:
+        print("ludus %s: %s" % (args.command, exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

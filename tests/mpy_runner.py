@@ -1,0 +1,61 @@
+"""Runs firmware test files under the MicroPython unix port: every top-level test_* function, in name
+order. Prints one line per failure and a closing 'N passed, N failed, N skipped' line; exits 1 on failure.
+
+    micropython -X heapsize=160K tests/mpy_runner.py tests/firmware/test_dice.py [...]
+"""
+
+import gc
+import sys
+
+
+def _dirname(path):
+    i = path.rfind("/")
+    return path[:i] if i > 0 else "."
+
+
+def _module_name(path):
+    name = path[path.rfind("/") + 1 :]
+    return name[:-3] if name.endswith(".py") else name
+
+
+def main(argv):
+    here = _dirname(argv[0])
+    root = _dirname(here) if here != "." else ".."
+    for extra in (root + "/firmware", here + "/firmware"):
+        if extra not in sys.path:
+            sys.path.insert(0, extra)
+    import support
+
+    passed = failed = skipped = 0
+    for path in argv[1:]:
+        name = _module_name(path)
+        try:
+            module = __import__(name)
+        except Exception as exc:
+            failed += 1
+            print("ERROR importing", path)
+            sys.print_exception(exc)
+            continue
+        names = sorted(n for n in dir(module) if n.startswith("test_"))
+        for test_name in names:
+            fn = getattr(module, test_name)
+            if not callable(fn):
+                continue
+            if fn in support.CPYTHON_ONLY:
+                skipped += 1
+                print("SKIP %s::%s (cpython_only)" % (name, test_name))
+                continue
+            gc.collect()
+            try:
+                fn()
+            except Exception as exc:
+                failed += 1
+                print("FAIL %s::%s" % (name, test_name))
+                sys.print_exception(exc)
+            else:
+                passed += 1
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+sys.exit(main(sys.argv))
