@@ -1,0 +1,198 @@
+"""Measure speed and memory: every benchmark case of bench/ on CPython and on the MicroPython unix port,
+and the x86 instruction count of the unix port under callgrind with the estimated Pico time
+(instructions x 20 ns, an estimate good to about +-50%). Prints a table; --json writes the raw figures."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNNER = os.path.join(ROOT, "bench", "run.py")
+HEAP = "160K"
+NS_PER_INSTRUCTION = 20  # about 2.5 Cortex-M0+ cycles per x86 instruction at 125 MHz, from pystone figures
+
+# (case, callgrind reps or None, target, what the row shows)
+PLAN = (
+    ("checkers.perft4", None, "CPython <= 0.1 s", "perft(4) of checkers/2"),
+    ("checkers.movegen_midgame", 5, "Pico est. <= 2 ms", "legal moves, crowded midgame"),
+    ("checkers.bot_game", None, "", "full bot-vs-bot game (heap peak)"),
+    ("ludo.danish_game", None, ">= 10x LUDOpy", "random 4-player Danish game to first winner"),
+    ("ludo.movegen_crowded", 10, "", "legal moves for one roll, crowded position"),
+    ("ludo.full_game", None, "", "full Ludo game (heap peak)"),
+    ("sensing.idle_tick", 20, "", "sensor update, nothing changed"),
+    ("referee.idle_tick", 20, "0 B, Pico est. <= 0.5 ms", "referee tick, nothing changed"),
+    ("referee.cc_change", 3, "Pico est. <= 5 ms", "settled change -> LED frame, worst checkers"),
+    ("referee.ludo_change", 3, "Pico est. <= 5 ms", "settled change -> LED frame, crowded Ludo"),
+    ("referee.full_game", None, "", "full simulated game (heap peak)"),
+)
+
+
+def add_arguments(parser):
+    parser.add_argument("--only", metavar="PATTERN", help="run only cases whose name contains PATTERN")
+    parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
+    parser.add_argument("--no-micropython", action="store_true", help="CPython figures only")
+    parser.add_argument("--ludopy-games", type=int, default=200, help="games for the LUDOpy comparison")
+    parser.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
+
+
+def _tool(name):
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    return beside if os.path.exists(beside) else shutil.which(name)
+
+
+def _run_json(cmd, timeout=1800):
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError("%s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-2000:], proc.stderr[-2000:]))
+    return json.loads(lines[-1])
+
+
+def micropython_cmd(case, reps=None):
+    cmd = [_tool("micropython"), "-X", "heapsize=" + HEAP, RUNNER, case]
+    return cmd + ([str(reps)] if reps is not None else [])
+
+
+def callgrind_instructions(case, reps):
+    """Instructions executed inside the unix port's run_main for REPS calls of the case."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        raise RuntimeError("valgrind not found (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        cmd = [valgrind, "--tool=callgrind", "--toggle-collect=run_main*", "--callgrind-out-file=" + out]
+        proc = subprocess.run(cmd + micropython_cmd(case, reps), capture_output=True, text=True, cwd=ROOT)
+        if proc.returncode != 0:
+            raise RuntimeError("callgrind run of %s failed:\n%s" % (case, proc.stderr[-2000:]))
+        with open(out) as f:
+            text = f.read()
+    match = re.search(r"^(?:summary|totals):\s*(\d+)", text, re.M)
+    if not match:
+        raise RuntimeError("no instruction total in callgrind output for " + case)
+    return int(match.group(1))
+
+
+def measure(case, callgrind_reps, use_micropython, use_callgrind):
+    row = {"case": case}
+    row["cpython"] = _run_json([sys.executable, RUNNER, case])
+    if use_micropython:
+        row["micropython"] = _run_json(micropython_cmd(case))
+        if use_callgrind and callgrind_reps:
+            full = callgrind_instructions(case, callgrind_reps)
+            base = callgrind_instructions(case, 0)
+            per_call = (full - base) / callgrind_reps
+            row["instructions_per_call"] = per_call
+            row["pico_estimate_ms"] = per_call * NS_PER_INSTRUCTION / 1e6
+    return row
+
+
+def _fmt(value, unit=""):
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        if value >= 100:
+            return "%.0f%s" % (value, unit)
+        return "%.3g%s" % (value, unit)
+    return "%s%s" % (value, unit)
+
+
+def print_table(rows, out=sys.stdout):
+    header = (
+        "case",
+        "CPython us/call",
+        "MPy us/call",
+        "MPy alloc B/call",
+        "MPy heap peak B",
+        "x86 instr/call",
+        "Pico est. ms",
+        "target",
+    )
+    table = [header]
+    for row in rows:
+        cp = row.get("cpython") or {}
+        mp = row.get("micropython") or {}
+        table.append(
+            (
+                row["case"],
+                _fmt(cp.get("us_per_call")),
+                _fmt(mp.get("us_per_call")),
+                _fmt(mp.get("alloc_bytes_per_call")),
+                _fmt(mp.get("heap_peak")),
+                _fmt(row.get("instructions_per_call")),
+                _fmt(row.get("pico_estimate_ms")),
+                row.get("target", ""),
+            )
+        )
+    widths = [max(len(str(line[i])) for line in table) for i in range(len(header))]
+    for i, line in enumerate(table):
+        print("  ".join(str(cell).ljust(widths[j]) for j, cell in enumerate(line)).rstrip(), file=out)
+        if i == 0:
+            print("  ".join("-" * w for w in widths), file=out)
+    print(
+        "Pico times are estimates: unix-port x86 instructions x %d ns (+-50%%); check on a Pico with"
+        " bench/run.py." % NS_PER_INSTRUCTION,
+        file=out,
+    )
+
+
+def extra_figures(rows, ludopy_games):
+    """Derived figures: perft nodes per second, and our Danish games/s against LUDOpy's."""
+    lines = []
+    for row in rows:
+        if row["case"] == "checkers.perft4":
+            for runtime in ("cpython", "micropython"):
+                fig = row.get(runtime)
+                if fig and fig.get("us_per_call"):
+                    seconds = fig["us_per_call"] / 1e6
+                    nodes = int(fig["result"])
+                    lines.append(
+                        "perft(4) checkers/2 on %s: %d nodes in %.3f s = %.0f nodes/s"
+                        % (runtime, nodes, seconds, nodes / seconds)
+                    )
+        if row["case"] == "ludo.danish_game":
+            for runtime in ("cpython", "micropython"):
+                fig = row.get(runtime)
+                if fig and fig.get("us_per_call"):
+                    lines.append(
+                        "Danish 4-player games on %s: %.1f games/s" % (runtime, 1e6 / fig["us_per_call"])
+                    )
+    if ludopy_games:
+        try:
+            from ludus_host import ludo_speed
+        except ImportError:
+            ludo_speed = None
+        if ludo_speed is not None:
+            ours, theirs = ludo_speed.compare(ludopy_games)
+            lines.append(
+                "LUDOpy comparison, same process, %d games each: ours %.1f games/s, LUDOpy %.1f games/s,"
+                " ratio %.1fx" % (ludopy_games, ours, theirs, ours / theirs)
+            )
+    return lines
+
+
+def run(args):
+    rows = []
+    for case, callgrind_reps, target, _what in PLAN:
+        if args.only and args.only not in case:
+            continue
+        print("measuring %s ..." % case, file=sys.stderr)
+        try:
+            row = measure(case, callgrind_reps, not args.no_micropython, not args.no_callgrind)
+        except RuntimeError as exc:
+            if "unknown benchmark case" in str(exc):
+                print("  skipped: no such case yet", file=sys.stderr)
+                continue
+            raise
+        row["target"] = target
+        rows.append(row)
+    print_table(rows)
+    for line in extra_figures(rows, 0 if (args.only and "ludo" not in args.only) else args.ludopy_games):
+        print(line)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0

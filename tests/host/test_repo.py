@@ -1,0 +1,74 @@
+"""The repository's promises: the README's two commands, CI running exactly the test command, every
+`ludus` subcommand present, and every benchmark case runnable on both runtimes."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from tools import HEAP, ROOT, tool
+
+pytestmark = pytest.mark.cpython_only
+
+
+def readme_commands():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        text = f.read()
+    return re.findall(r"^    (python3 -m venv .*)$", text, re.M)
+
+
+def test_readme_has_exactly_two_fresh_machine_commands():
+    commands = readme_commands()
+    assert len(commands) == 2, commands
+    assert commands[0].endswith("ludus demo")
+    assert commands[1].endswith("pytest")
+
+
+def test_ci_runs_the_readme_test_command():
+    with open(os.path.join(ROOT, ".ci", "run")) as f:
+        lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    assert readme_commands()[1] in lines
+    commands = [line for line in lines if not line.startswith(("set ", "cd "))]
+    assert commands == [readme_commands()[1]], "CI must call the README's test command and nothing more"
+
+
+def test_every_subcommand_exists():
+    from ludus_host import cli
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert sorted(sub.choices) == sorted(cli.COMMANDS)
+
+
+def _cases():
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        import run
+
+        return run.list_cases()
+    finally:
+        sys.path.pop(0)
+
+
+CASES = _cases()
+
+
+def test_bench_has_every_planned_case():
+    from ludus_host import cmd_bench
+
+    assert sorted(CASES) == sorted(case for case, *_ in cmd_bench.PLAN)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bench_case_runs_on_both_runtimes(case):
+    runner = os.path.join(ROOT, "bench", "run.py")
+    for cmd in (
+        [sys.executable, runner, case, "1"],
+        [tool("micropython"), "-X", "heapsize=" + HEAP, runner, case, "0"],
+    ):
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        line = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert line["case"] == case
