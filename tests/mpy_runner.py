@@ -29,6 +29,8 @@ def main(argv):
     passed = failed = skipped = 0
     for path in argv[1:]:
         name = _module_name(path)
+        if _dirname(path) not in sys.path:
+            sys.path.insert(0, _dirname(path))
         try:
             module = __import__(name)
         except Exception as exc:
