@@ -1,7 +1,10 @@
 """Runs firmware test files under the MicroPython unix port: every top-level test_* function, in name
 order. Prints one line per failure and a closing 'N passed, N failed, N skipped' line; exits 1 on failure.
 
-    micropython -X heapsize=160K tests/mpy_runner.py tests/firmware/test_dice.py [...]
+    micropython -X heapsize=160K tests/mpy_runner.py [--mpy DIR] tests/firmware/test_dice.py [...]
+
+With --mpy DIR the firmware is imported from DIR, holding the package compiled by mpy-cross, as it is
+deployed on the Pico (compiling source on the device costs far more heap than running bytecode).
 """
 
 import gc
@@ -24,10 +27,14 @@ def main(argv):
     for extra in (root + "/firmware", here + "/firmware"):
         if extra not in sys.path:
             sys.path.insert(0, extra)
+    args = argv[1:]
+    if args and args[0] == "--mpy":
+        sys.path.insert(0, args[1])
+        args = args[2:]
     import support
 
     passed = failed = skipped = 0
-    for path in argv[1:]:
+    for path in args:
         name = _module_name(path)
         if _dirname(path) not in sys.path:
             sys.path.insert(0, _dirname(path))

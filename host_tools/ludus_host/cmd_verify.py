@@ -1,0 +1,46 @@
+"""Check a game record: the revealed seed against its commitment, every roll against the seed, and every
+move against the rules. Exit 0 when all agree, 1 with one line per mismatch, 2 for an unreadable record."""
+
+import argparse
+import sys
+
+from ludus.errors import NotationError
+from ludus.record import GameRecord
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="GAME_RECORD", help="a game record JSON file, or - for stdin")
+
+
+def load(path: str) -> GameRecord:
+    """The record in a file (or stdin for '-'); NotationError naming the file for anything wrong."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NotationError("cannot read record %s: %s" % (path, exc)) from None
+    try:
+        return GameRecord.from_json(text)
+    except NotationError as exc:
+        raise NotationError("%s: %s" % (path, exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load(args.record)
+    problems = record.verify()
+    rolls, moves = record.counts()
+    if problems:
+        print("%s: %d mismatch%s" % (args.record, len(problems), "" if len(problems) == 1 else "es"))
+        for problem in problems:
+            print("  " + problem)
+        return 1
+    print(
+        "verified: %d rolls, %d moves, seed matches commitment %s (start %s)"
+        % (rolls, moves, record.seed_sha256, record.start)
+    )
+    if record.result is not None:
+        print("result: " + (" ".join(str(seat) for seat in record.result) or "no placements"))
+    return 0
