@@ -1,0 +1,110 @@
+"""Generate, check and draw board definition files (hardware/boards/*.json; format in docs/boards.md).
+
+ludus boards generate [--out DIR] [--game GAME ...] [--pitch MM] [--direction ...] [...]
+ludus boards validate FILE...
+ludus boards draw FILE [--svg OUT]     (without --svg: a text map of the cells)
+"""
+
+import sys
+
+from ludus.errors import BoardDefinitionError, ConfigError
+
+from ludus_host import boards
+
+
+def add_arguments(parser):
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+
+    gen = sub.add_parser("generate", help="write GAME.json definitions made from parameters")
+    gen.add_argument("--out", default="hardware/boards", help="directory to write (default hardware/boards)")
+    gen.add_argument(
+        "--game", action="append", choices=boards.GAMES, help="a game to generate (repeatable; default all)"
+    )
+    gen.add_argument("--pitch", type=float, help="cell spacing in mm (default: 25; 30 for ludo40)")
+    gen.add_argument(
+        "--direction", choices=("clockwise", "counterclockwise"), help="Ludo direction of travel"
+    )
+    gen.add_argument("--led-order", choices=boards.ORDERS, help="LED chain order (default serpentine)")
+    gen.add_argument("--channel-order", choices=boards.ORDERS, help="sensor channel order (default rows)")
+    gen.add_argument("--bank-size", type=int, help="channels per multiplexer bank (default 16)")
+    gen.add_argument(
+        "--sensor-kind", choices=("digital", "analog"), help="hall sensor kind (default digital)"
+    )
+    gen.add_argument("--ma-per-channel", type=float, help="mA per LED colour channel at full brightness (20)")
+    gen.add_argument("--supply-ma", type=int, help="supply current in mA (default 500)")
+    gen.add_argument("--reserved-ma", type=int, help="mA kept for the Pico and sensors (default 100)")
+    gen.add_argument(
+        "--waiting-leds", type=int, help="LEDs for waiting rolls on Ludo boards, 0..4 (default 3)"
+    )
+
+    val = sub.add_parser("validate", help="check definition files and name every fault")
+    val.add_argument("files", nargs="+", metavar="FILE")
+
+    draw = sub.add_parser("draw", help="draw a definition: a text map, or an SVG with channels and LEDs")
+    draw.add_argument("file", metavar="FILE")
+    draw.add_argument("--svg", metavar="OUT", help="write an SVG drawing to OUT")
+
+
+def run(args):
+    if args.action == "generate":
+        params = {}
+        for key in (
+            "pitch",
+            "direction",
+            "led_order",
+            "channel_order",
+            "bank_size",
+            "sensor_kind",
+            "ma_per_channel",
+            "supply_ma",
+            "reserved_ma",
+            "waiting_leds",
+        ):
+            value = getattr(args, key)
+            if value is not None:
+                if key == "ma_per_channel" and value == int(value):
+                    value = int(value)
+                params[key] = value
+        games = args.game or boards.GAMES
+        for path in boards.write_all(args.out, games, **params):
+            print(path)
+        return 0
+    if args.action == "validate":
+        bad = 0
+        for path in args.files:
+            try:
+                board = _load(path)
+            except BoardDefinitionError as exc:
+                bad += 1
+                print("ludus boards: %s" % exc, file=sys.stderr)
+                continue
+            print(
+                "%s: ok (%s, %d cells, %d places, %d sensor channels, %d LEDs)"
+                % (
+                    path,
+                    board.game,
+                    board.cell_count,
+                    len(board.place_names),
+                    board.channel_count,
+                    board.led_count,
+                )
+            )
+        return 2 if bad else 0
+    if args.action == "draw":
+        _load(args.file)
+        d = boards.load(args.file)
+        if args.svg:
+            with open(args.svg, "w", encoding="utf-8") as f:
+                f.write(boards.draw_svg(d))
+            print(args.svg)
+        else:
+            sys.stdout.write(boards.draw_text(d))
+        return 0
+    raise ConfigError("unknown action %r" % args.action)
+
+
+def _load(path):
+    from ludus.boarddef import BoardDefinition
+
+    return BoardDefinition.load(path)
