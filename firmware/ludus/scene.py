@@ -1,0 +1,453 @@
+"""The light scene: what each LED means right now, rendered to GRB bytes for NeoPixels with patterns
+from the palette, a global brightness and a current budget that no frame exceeds.
+
+The scene knows LED indices and meanings only, not games or boards: the referee maps places to cells to
+LEDs (through the board definition) and says what each LED means. Typical use, once per situation::
+
+    scene = LightScene(121)
+    scene.set_die_leds(board.die_leds)          # 7 pips, see set_die_leds
+    ...
+    scene.clear()
+    scene.mark(board_leds_of_destinations, palette.DESTINATION)
+    scene.set(victim_led, palette.CAPTURE_VICTIM)
+    scene.set(turn_led, palette.TURN, palette.ludo_colour(seat))
+    scene.set_die(5)
+
+and once per frame (any rate; patterns come from the clock, not from a frame count)::
+
+    scene.render(time.ticks_ms(), pixels.buf)   # writes 3 * led_count GRB bytes, allocates nothing
+
+Composition: every LED holds one meaning. ``set`` keeps the meaning with the higher priority
+(``palette.MEANING_PRIORITY``; on a tie the later call wins), so the referee may mark in any order and
+e.g. a capture blink wins over a destination glow. ``clear`` starts a new composition.
+
+Current: each frame's estimated draw is ``sum(channel bytes) * ma_per_channel / 255`` plus
+``idle_ma_per_led`` per LED; when that exceeds ``budget_ma`` every channel is scaled down by one factor
+(integer maths), so colours keep their balance. See docs/lights.md for the default budget's arithmetic.
+"""
+
+from array import array
+
+from ludus import palette
+from ludus.errors import ConfigError
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+SUPPLY_MA = const(500)  # USB 2.0 port
+PICO_MA = const(25)  # RP2040 + regulator, running, no peripherals
+SENSOR_UA = const(10)  # per hall sensor: DRV5032-class micropower switch (~2 uA), rounded up
+SENSOR_COUNT = const(121)  # the largest board (Chinese Checkers)
+MARGIN_PCT = const(10)  # kept in reserve for the die button, inrush and estimation error
+
+
+def led_budget_ma(
+    supply_ma=SUPPLY_MA,
+    pico_ma=PICO_MA,
+    sensor_count=SENSOR_COUNT,
+    sensor_ua=SENSOR_UA,
+    margin_pct=MARGIN_PCT,
+):
+    """mA left for the LEDs (idle draw included) once the Pico, the sensors and a margin are paid.
+
+    With the defaults: 500 - 25 - 121 * 0.010 (rounded up to 2) - 50 = 423 mA. Analog boards with
+    DRV5055-class sensors (~6 mA each) must power only a group of sensors at a time; pass the number
+    powered at once as sensor_count. Raises ConfigError when nothing is left."""
+    sensors_ma = (sensor_count * sensor_ua + 999) // 1000
+    left = supply_ma - pico_ma - sensors_ma - supply_ma * margin_pct // 100
+    if left <= 0:
+        raise ConfigError(
+            "no current left for the LEDs: supply %d mA - Pico %d mA - %d sensors x %d uA - %d%% margin"
+            % (supply_ma, pico_ma, sensor_count, sensor_ua, margin_pct)
+        )
+    return left
+
+
+DEFAULT_BUDGET_MA = led_budget_ma()
+
+# Die faces on a 7-LED die display, pips in this order:
+#   0 top-left   1 top-right
+#   2 mid-left   3 centre   4 mid-right
+#   5 bottom-left 6 bottom-right
+DIE_FACES = bytes((0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111))
+
+_MAX_INKS = const(64)
+_DIE_INK = const(1)  # reserved: the die display's colour this frame (no LED points at it)
+_WAITING_SLOT_MS = const(1200)  # one waiting roll per WINK cycle, the dark gap between rolls
+
+
+class LightScene:
+    """What every LED shows; see the module docstring.
+
+    led_count: LEDs in the chain. budget_ma: the most the LEDs may draw (idle draw included).
+    ma_per_channel: draw of one colour channel at 255 (WS2812B: about 20 mA). idle_ma_per_led: draw of a
+    dark LED (WS2812B: about 1 mA). brightness: 0..255, scales every colour before the budget."""
+
+    def __init__(
+        self, led_count, budget_ma=DEFAULT_BUDGET_MA, ma_per_channel=20, idle_ma_per_led=1, brightness=255
+    ):
+        if led_count <= 0:
+            raise ConfigError("led_count must be positive, not %r" % (led_count,))
+        if ma_per_channel <= 0:
+            raise ConfigError("ma_per_channel must be positive, not %r" % (ma_per_channel,))
+        if idle_ma_per_led < 0:
+            raise ConfigError("idle_ma_per_led must not be negative, not %r" % (idle_ma_per_led,))
+        idle = led_count * idle_ma_per_led
+        if budget_ma >= 16000:  # keeps the fixed-point scaling below 2**30
+            raise ConfigError("current budget %d mA is not plausible for one USB-powered board" % budget_ma)
+        if budget_ma <= idle:
+            raise ConfigError(
+                "current budget %d mA does not cover the idle draw of %d LEDs (%d mA)"
+                % (budget_ma, led_count, idle)
+            )
+        self.led_count = led_count
+        self.budget_ma = budget_ma
+        self.ma_per_channel = ma_per_channel
+        self.idle_ma = idle
+        self._allowed = (budget_ma - idle) * 255  # channel units x mA per channel
+        self.brightness = 0
+        self.set_brightness(brightness)
+        # Each LED points at an "ink": one (meaning, colour) pair. A frame computes each ink's bytes
+        # once, so the per-LED work is three byte copies.
+        self._led_ink = bytearray(led_count)
+        self._ink_meaning = bytearray(_MAX_INKS)
+        self._ink_colour = bytearray(_MAX_INKS)
+        self._ink_uses = array("H", [0] * _MAX_INKS)  # LEDs pointing at each ink
+        self._frame_uses = array("H", [0] * _MAX_INKS)  # the same with the die display laid over
+        self._ink_uses[0] = led_count  # every LED dark
+        self._ink_spec = bytearray(4 * _MAX_INKS)  # r, g, b at full, pattern: what the kernels read
+        self._ink_grb = bytearray(3 * _MAX_INKS)  # this frame's bytes
+        self._ink_count = 2  # ink 0 is "dark", ink 1 the die's
+        self._frame_ink = bytearray(led_count)  # _led_ink with the die display laid over
+        self._level = bytearray(palette.PATTERN_COUNT)
+        self._die_leds = ()
+        self._die_value = 0
+        self._define_ink(_DIE_INK, palette.DIE_PIP, palette.WHITE)
+        self._waiting = bytearray(8)
+        self._waiting_count = 0
+        self.last_current_ma = 0
+
+    # ---- composing ------------------------------------------------------------------------------------
+
+    def clear(self):
+        """Forget every meaning and the die: the next frame is dark until marked again."""
+        led_ink = self._led_ink
+        for i in range(self.led_count):
+            led_ink[i] = 0
+        uses = self._ink_uses
+        for i in range(_MAX_INKS):
+            uses[i] = 0
+        uses[0] = self.led_count  # every LED dark
+        self._ink_count = 2
+        self._die_value = 0
+        self._waiting_count = 0
+
+    def set(self, led, meaning, colour=0):
+        """Give LED `led` a meaning (a palette constant). colour: a palette colour id, required for
+        player-coloured meanings (TURN, FINISHED, WINNER, PLAYER) and refused for the others.
+        Keeps the LED's current meaning if that has a higher priority; returns True if this one won.
+        (So set(led, NONE) never darkens a marked LED: compose afresh after clear().)"""
+        if not 0 <= led < self.led_count:
+            raise ConfigError("LED %r out of range 0..%d" % (led, self.led_count - 1))
+        ink = self._ink(meaning, colour)
+        old = self._led_ink[led]
+        prio = palette.MEANING_PRIORITY
+        if old and prio[self._ink_meaning[old]] > prio[meaning]:
+            return False
+        self._ink_uses[old] -= 1
+        self._ink_uses[ink] += 1
+        self._led_ink[led] = ink
+        return True
+
+    def mark(self, leds, meaning, colour=0):
+        """set() for every LED index in leds."""
+        for led in leds:
+            self.set(led, meaning, colour)
+
+    def meaning_at(self, led):
+        """The meaning LED `led` holds (palette.NONE when dark); the die display is not included."""
+        return self._ink_meaning[self._led_ink[led]]
+
+    def colour_at(self, led):
+        """The colour id LED `led` is drawn in (0 when dark)."""
+        return self._ink_colour[self._led_ink[led]]
+
+    def set_die_leds(self, leds):
+        """The LED indices of the die display. Seven LEDs are pips in DIE_FACES order (top-left,
+        top-right, mid-left, centre, mid-right, bottom-left, bottom-right); any other number is a bar
+        that lights one LED per pip."""
+        for led in leds:
+            if not 0 <= led < self.led_count:
+                raise ConfigError("die LED %r out of range 0..%d" % (led, self.led_count - 1))
+        self._die_leds = tuple(leds)
+
+    def set_die(self, value, waiting=(), colour=palette.WHITE):
+        """Show a die result (1..6) on the die display; 0 leaves the display to set() meanings.
+
+        waiting: the rolls still to be used (Ludo with several waiting rolls). With two or more, the
+        display shows each in turn for 1 s with a short dark gap (WAITING_ROLL) instead of `value`.
+        While a value shows, it replaces whatever set() put on the die LEDs."""
+        if not 0 <= value <= 6:
+            raise ConfigError("die value %r out of range 0..6" % (value,))
+        if len(waiting) > len(self._waiting):
+            raise ConfigError("at most %d waiting rolls, not %d" % (len(self._waiting), len(waiting)))
+        for i, roll in enumerate(waiting):
+            if not 1 <= roll <= 6:
+                raise ConfigError("waiting roll %r out of range 1..6" % (roll,))
+            self._waiting[i] = roll
+        if not 0 < colour < palette.COLOUR_COUNT:
+            raise ConfigError("unknown colour id %r" % (colour,))
+        self._waiting_count = len(waiting)
+        self._die_value = value
+        self._define_ink(_DIE_INK, palette.WAITING_ROLL if len(waiting) > 1 else palette.DIE_PIP, colour)
+
+    def set_brightness(self, brightness):
+        """Global brightness 0..255, applied to every colour before the current budget."""
+        if not 0 <= brightness <= 255:
+            raise ConfigError("brightness %r out of range 0..255" % (brightness,))
+        self.brightness = brightness
+
+    def _ink(self, meaning, colour):
+        if not 0 <= meaning < palette.MEANING_COUNT:
+            raise ConfigError("unknown meaning %r" % (meaning,))
+        if meaning == palette.NONE:
+            return 0
+        fixed = palette.MEANING_COLOUR[meaning]
+        if fixed == palette.PLAYER_COLOUR:
+            if not 0 < colour < palette.COLOUR_COUNT:
+                raise ConfigError(
+                    "meaning %r needs a player's colour id, not %r" % (palette.meaning_name(meaning), colour)
+                )
+        elif colour and colour != fixed:
+            raise ConfigError(
+                "meaning %r has its own colour; do not pass %r" % (palette.meaning_name(meaning), colour)
+            )
+        else:
+            colour = fixed
+        im, ic = self._ink_meaning, self._ink_colour
+        n = self._ink_count
+        for i in range(2, n):
+            if im[i] == meaning and ic[i] == colour:
+                return i
+        for i in range(2, n):  # reuse an ink nothing points at any more
+            if self._ink_uses[i] == 0:
+                self._define_ink(i, meaning, colour)
+                return i
+        if n == _MAX_INKS:
+            raise ConfigError("more than %d meaning/colour pairs in one scene" % (_MAX_INKS - 2))
+        self._define_ink(n, meaning, colour)
+        self._ink_count = n + 1
+        return n
+
+    def _define_ink(self, k, meaning, colour):
+        self._ink_meaning[k] = meaning
+        self._ink_colour[k] = colour
+        spec = self._ink_spec
+        j = 4 * k
+        c = 3 * colour
+        spec[j] = palette.COLOUR_RGB[c]
+        spec[j + 1] = palette.COLOUR_RGB[c + 1]
+        spec[j + 2] = palette.COLOUR_RGB[c + 2]
+        spec[j + 3] = palette.MEANING_PATTERN[meaning]
+
+    # ---- rendering ------------------------------------------------------------------------------------
+
+    def render(self, now_ms, out):
+        """Write the frame at time now_ms as GRB bytes into out (a bytearray of 3 * led_count, such as
+        NeoPixel.buf). Allocates nothing. Returns the frame's estimated current in mA."""
+        # Small steps with few locals: MicroPython takes a call frame with more than 11 slots from the
+        # heap when it can, which would count as allocation.
+        self._pattern_levels(now_ms)
+        _paint(self._ink_grb, self._ink_spec, self._level, self._ink_count)
+        self._frame_ink[:] = self._led_ink
+        _copy16(self._frame_uses, self._ink_uses, self._ink_count)
+        self._lay_die(self._die_face(now_ms))
+        total = self._fit(_total(self._ink_grb, self._frame_uses, self._ink_count))
+        _copy(out, self._ink_grb, self._frame_ink, self.led_count)
+        ma = self.idle_ma + (total * self.ma_per_channel + 254) // 255
+        self.last_current_ma = ma
+        return ma
+
+    def _fit(self, total):
+        # Scale the inks into the budget if needed; returns the frame's channel sum.
+        need = total * self.ma_per_channel
+        if need <= self._allowed:
+            return total
+        # One 16-bit fixed-point factor for every channel, rounded down so the estimate lands at or just
+        # under the budget; the divisor is rounded up for the same reason.
+        _scale(self._ink_grb, 3 * self._ink_count, (self._allowed << 8) // ((need >> 8) + 1))
+        return _total(self._ink_grb, self._frame_uses, self._ink_count)
+
+    def _pattern_levels(self, now_ms):
+        _levels(self._level, now_ms, self.brightness + 1)
+
+    def _die_face(self, now_ms):
+        # The pips lit this frame; 0 when the die LEDs show their set() meanings.
+        if not self._die_leds:
+            return 0
+        if self._waiting_count > 1:
+            value = self._waiting[(now_ms // _WAITING_SLOT_MS) % self._waiting_count]
+        elif self._die_value:
+            value = self._die_value
+        else:
+            return 0
+        if len(self._die_leds) == 7:
+            return DIE_FACES[value]
+        return (1 << value) - 1
+
+    def _lay_die(self, face):
+        # while, not for: a for loop's extra slots would push this frame onto the MicroPython heap
+        if not face:
+            return
+        i = 0
+        n = len(self._die_leds)
+        while i < n:
+            self._lay_pip(self._die_leds[i], _DIE_INK if face >> i & 1 else 0)
+            i += 1
+
+    def _lay_pip(self, led, ink):
+        uses = self._frame_uses
+        uses[self._frame_ink[led]] -= 1
+        uses[ink] += 1
+        self._frame_ink[led] = ink
+
+
+# ---- Kernels: the per-LED loops. Plain Python here (and on CPython); on MicroPython the same code is
+# compiled as viper (native) at import, which is ~20x faster and keeps the .mpy portable.
+# Colour scaling uses x * (level + 1) >> 8: exact at 0 and 255, no division.
+
+
+def _levels_py(level, now_ms, bright):
+    # Every pattern's level at now_ms (palette.pattern_level) times brightness + 1, over 256.
+    for p in range(palette.PATTERN_COUNT):
+        level[p] = palette.pattern_level(p, now_ms) * bright >> 8
+
+
+def _paint_py(grb, spec, level, n):
+    # Each ink's bytes (GRB) from its colour and its pattern's level this frame.
+    for k in range(n):
+        j = 4 * k
+        lv = level[spec[j + 3]] + 1
+        grb[3 * k] = spec[j + 1] * lv >> 8
+        grb[3 * k + 1] = spec[j] * lv >> 8
+        grb[3 * k + 2] = spec[j + 2] * lv >> 8
+
+
+def _total_py(grb, uses, n):
+    # The frame's channel sum: each ink's bytes times the LEDs showing it.
+    total = 0
+    for k in range(n):
+        total += uses[k] * (grb[3 * k] + grb[3 * k + 1] + grb[3 * k + 2])
+    return total
+
+
+def _copy16_py(dst, src, n):
+    # array('H') slice assignment would allocate on MicroPython.
+    for i in range(n):
+        dst[i] = src[i]
+
+
+def _copy_py(out, grb, inks, n):
+    # Every LED's ink bytes into out.
+    for i in range(n):
+        k = 3 * inks[i]
+        j = 3 * i
+        out[j] = grb[k]
+        out[j + 1] = grb[k + 1]
+        out[j + 2] = grb[k + 2]
+
+
+def _scale_py(grb, n, factor):
+    # The first n bytes times factor / 65536, rounded down.
+    for j in range(n):
+        grb[j] = grb[j] * factor >> 16
+
+
+_levels = _levels_py
+_paint = _paint_py
+_total = _total_py
+_copy16 = _copy16_py
+_copy = _copy_py
+_scale = _scale_py
+
+_VIPER_SOURCE = """
+@micropython.viper
+def _levels(level: ptr8, now_ms: int, bright: int):
+    # palette.pattern_level for all eight patterns at once (the test compares the two)
+    on = 255 * bright >> 8
+    level[0] = on
+    level[1] = on if now_ms % 1000 < 500 else 0
+    level[2] = on if now_ms % 400 < 200 else 0
+    p = now_ms % 1200
+    level[3] = on if p < 120 or (240 <= p and p < 360) else 0
+    q = now_ms % 2000
+    if q >= 1000:
+        q = 2000 - q
+    level[4] = (26 + q * 229 // 1000) * bright >> 8
+    level[5] = on if p < 1000 else 0
+    level[6] = on if p < 500 else 0
+    level[7] = on if 600 <= p and p < 1100 else 0
+
+
+@micropython.viper
+def _paint(grb: ptr8, spec: ptr8, level: ptr8, n: int):
+    for k in range(n):
+        j = 4 * k
+        lv = level[spec[j + 3]] + 1
+        m = 3 * k
+        grb[m] = (spec[j + 1] * lv) >> 8
+        grb[m + 1] = (spec[j] * lv) >> 8
+        grb[m + 2] = (spec[j + 2] * lv) >> 8
+
+
+@micropython.viper
+def _total(grb: ptr8, uses: ptr16, n: int) -> int:
+    total = 0
+    for k in range(n):
+        j = 3 * k
+        total += uses[k] * (grb[j] + grb[j + 1] + grb[j + 2])
+    return total
+
+
+@micropython.viper
+def _copy16(dst: ptr16, src: ptr16, n: int):
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@micropython.viper
+def _copy(out: ptr8, grb: ptr8, inks: ptr8, n: int):
+    j = 0
+    for i in range(n):
+        k = 3 * inks[i]
+        out[j] = grb[k]
+        out[j + 1] = grb[k + 1]
+        out[j + 2] = grb[k + 2]
+        j += 3
+
+
+@micropython.viper
+def _scale(grb: ptr8, n: int, factor: int):
+    for j in range(n):
+        grb[j] = (grb[j] * factor) >> 16
+"""
+
+try:
+    import micropython
+
+    _namespace = {"micropython": micropython}
+    exec(_VIPER_SOURCE, _namespace)
+    _levels = _namespace["_levels"]
+    _paint = _namespace["_paint"]
+    _total = _namespace["_total"]
+    _copy16 = _namespace["_copy16"]
+    _copy = _namespace["_copy"]
+    _scale = _namespace["_scale"]
+    del _namespace
+except Exception:  # CPython, or a MicroPython build without the native emitters
+    pass
