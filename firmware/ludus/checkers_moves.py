@@ -1,0 +1,309 @@
+"""Chinese Checkers moves: the move generator (steps and breadth-first jump chains over precomputed
+tables, with an optional long-hop variant) and the Move value the game hands out.
+
+The generator works on a bytearray board of set codes (0 empty, 1..6 = the set that started in point
+code - 1) and appends one small int per move, (from << 7) | to, so counting moves allocates nothing
+but the list."""
+
+import sys
+
+from ludus.checkers_board import COL, HOLE_COUNT, JUMPS, NEIGHBOURS, NO_HOLE, ROW, STEP, adjacent
+from ludus.errors import NotationError
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+PASS_TEXT = "pass"
+PASS_CODE = const(0)  # the move code of a pass: from h0 to h0 is never a real move
+MAX_SOURCES = const(30)  # the most pieces one seat has (three sets of ten)
+
+# Scratch buffers of the jump search, shared by every game (the generator is not re-entrant).
+# PARENTS[slot * 121 + hole]: the hole a shortest chain of the slot-th source reaches `hole` from.
+PARENTS = bytearray(MAX_SOURCES * HOLE_COUNT)
+VISITED = bytearray(HOLE_COUNT)
+QUEUE = bytearray(HOLE_COUNT)
+STAMP = bytearray(1)
+ALL_HOLES = bytes([1] * HOLE_COUNT)
+NO_HOLES = bytes(HOLE_COUNT)
+
+
+def next_stamp(count):
+    """A visited marker for `count` more searches: clears the marks before they could wrap."""
+    s = STAMP[0]
+    if s + count > 255:
+        for i in range(HOLE_COUNT):
+            VISITED[i] = 0
+        s = 0
+    return s
+
+
+def generate(b, sources, out, ends, locks):
+    """Append the code (frm << 7 | to) of every legal move of the pieces on `sources` to `out`.
+
+    b: the board (set codes); ends[code]: holes where a piece of that set may end a move; locks[code]:
+    its target when pieces there may not leave it (else NO_HOLES). Steps of a piece come first, then
+    its jump destinations nearest first; PARENTS holds the chains (see path)."""
+    visited = VISITED
+    parents = PARENTS
+    queue = QUEUE
+    nbrs = NEIGHBOURS
+    jumps = JUMPS
+    stamp = next_stamp(len(sources))
+    slot = 0
+    for h in sources:
+        code = b[h]
+        ok = ends[code]
+        lock = locks[code]
+        if lock[h]:
+            ok = lock
+        base = h << 7
+        for n in nbrs[h]:
+            if not b[n] and ok[n]:
+                out.append(base | n)
+        # Jump chains: a breadth-first flood fill from h with the piece lifted, so the first time a
+        # hole is reached is by a shortest chain, and h itself (visited) is never a destination.
+        stamp += 1
+        visited[h] = stamp
+        b[h] = 0
+        queue[0] = h
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for j in jumps[c]:
+                land = j >> 7
+                if b[j & 127] and not b[land] and visited[land] != stamp:
+                    visited[land] = stamp
+                    parents[slot + land] = c
+                    queue[tail] = land
+                    tail += 1
+        b[h] = code
+        for i in range(1, tail):
+            land = queue[i]
+            if ok[land]:
+                out.append(base | land)
+        slot += HOLE_COUNT
+    STAMP[0] = stamp
+
+
+def count_moves(b, sources, ends, locks):
+    """The number of moves generate() would produce (perft's leaves), without making them."""
+    visited = VISITED
+    queue = QUEUE
+    nbrs = NEIGHBOURS
+    jumps = JUMPS
+    everywhere = ALL_HOLES
+    stamp = next_stamp(len(sources))
+    count = 0
+    for h in sources:
+        code = b[h]
+        ok = ends[code]
+        lock = locks[code]
+        if lock[h]:
+            ok = lock
+        for n in nbrs[h]:
+            if not b[n] and ok[n]:
+                count += 1
+        stamp += 1
+        visited[h] = stamp
+        b[h] = 0
+        queue[0] = h
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for j in jumps[c]:
+                land = j >> 7
+                if b[j & 127] and not b[land] and visited[land] != stamp:
+                    visited[land] = stamp
+                    queue[tail] = land
+                    tail += 1
+        b[h] = code
+        if ok is everywhere:
+            count += tail - 1
+        else:
+            for i in range(1, tail):
+                if ok[queue[i]]:
+                    count += 1
+    STAMP[0] = stamp
+    return count
+
+
+def long_hops(b, c, out):
+    """Append to `out` the landing holes of the symmetric long hops from c: along each line over the
+    first piece met, as far beyond it as it lies before it, every other hole of the stretch empty."""
+    step = STEP
+    for d in range(6):
+        x = c
+        k = 0
+        while True:
+            x = step[x * 6 + d]
+            if x == NO_HOLE:
+                break
+            k += 1
+            if b[x]:
+                break
+        if x == NO_HOLE:
+            continue
+        for _ in range(k):
+            x = step[x * 6 + d]
+            if x == NO_HOLE or b[x]:
+                x = NO_HOLE
+                break
+        if x != NO_HOLE:
+            out.append(x)
+
+
+def generate_long(b, sources, out, ends, locks):
+    """generate() for the long-hop option ("Super Chinese Checkers")."""
+    visited = VISITED
+    parents = PARENTS
+    queue = QUEUE
+    nbrs = NEIGHBOURS
+    stamp = next_stamp(len(sources))
+    lands = []
+    slot = 0
+    for h in sources:
+        code = b[h]
+        ok = ends[code]
+        lock = locks[code]
+        if lock[h]:
+            ok = lock
+        base = h << 7
+        for n in nbrs[h]:
+            if not b[n] and ok[n]:
+                out.append(base | n)
+        stamp += 1
+        visited[h] = stamp
+        b[h] = 0
+        queue[0] = h
+        head = 0
+        tail = 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            del lands[:]
+            long_hops(b, c, lands)
+            for land in lands:
+                if visited[land] != stamp:
+                    visited[land] = stamp
+                    parents[slot + land] = c
+                    queue[tail] = land
+                    tail += 1
+        b[h] = code
+        for i in range(1, tail):
+            land = queue[i]
+            if ok[land]:
+                out.append(base | land)
+        slot += HOLE_COUNT
+    STAMP[0] = stamp
+
+
+def path(slot, frm, to):
+    """The shortest path (frm, ..., to) of a move the last generate() call produced for its slot-th
+    source."""
+    dr = ROW[frm] - ROW[to]
+    dc = COL[frm] - COL[to]
+    if dr * dr + dc * dc <= 4:  # a step: jumps always move two rows or four half-pitches
+        return (frm, to)
+    parents = PARENTS
+    base = slot * HOLE_COUNT
+    before = parents[base + to]
+    if before == frm:  # a single jump
+        return (frm, to)
+    out = [to, before]
+    while before != frm:
+        before = parents[base + before]
+        out.append(before)
+    out.reverse()
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves
+
+
+class Move:
+    """A legal move: a distinct (from, to) pair of holes, with one shortest path (frm, ..., to) that
+    the board can light. A pass (only when the player to move has no move at all) has frm = to = -1."""
+
+    def __init__(self, frm, to, path):
+        self.frm = frm
+        self.to = to
+        self.path = path
+
+    def is_pass(self):
+        return self.frm < 0
+
+    def is_jump(self):
+        return self.frm >= 0 and not adjacent(self.frm, self.to)
+
+    def text(self):
+        if self.frm < 0:
+            return PASS_TEXT
+        return "h%d-h%d" % (self.frm, self.to)
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return "<Move %s path %s>" % (self.text(), "-".join(["h%d" % h for h in self.path]) or "-")
+
+    def __eq__(self, other):
+        return isinstance(other, Move) and self.frm == other.frm and self.to == other.to
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return (self.frm + 1) * 128 + self.to + 1
+
+
+PASS = Move(-1, -1, ())
+
+
+def moves_of(codes, sources):
+    """Move objects, with their paths, for the codes the last generate() call produced from sources."""
+    moves = []
+    slot = -1
+    last = -1
+    for code in codes:
+        if code == PASS_CODE:
+            moves.append(PASS)
+            continue
+        frm = code >> 7
+        to = code & 127
+        if frm != last:
+            last = frm
+            slot = sources.index(frm)
+        moves.append(Move(frm, to, path(slot, frm, to)))
+    return moves
+
+
+def parse_hole(text):
+    """The hole number of a name h0..h120; NotationError naming the text otherwise."""
+    t = text.strip().lower()
+    if len(t) < 2 or t[0] != "h" or not t[1:].isdigit() or (len(t) > 2 and t[1] == "0"):
+        raise NotationError("hole %r: expected a name h0..h%d" % (text, HOLE_COUNT - 1))
+    h = int(t[1:])
+    if h >= HOLE_COUNT:
+        raise NotationError("hole %r: the star has holes h0..h%d" % (text, HOLE_COUNT - 1))
+    return h
+
+
+# On MicroPython the same generator compiled by the viper emitter (checkers_native) is several times
+# faster; it is checked against generate() and the tests' reference on every MicroPython test run.
+python_generate = generate
+fast_generate = generate
+if sys.implementation.name == "micropython":
+    try:
+        from ludus.checkers_native import generate as fast_generate
+    except Exception:  # a build without the native emitter keeps the bytecode generator
+        fast_generate = generate

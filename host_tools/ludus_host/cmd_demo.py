@@ -1,0 +1,75 @@
+"""Two (or more) bots play Chinese Checkers in the terminal: the board is drawn after every move and the
+placements are printed at the end. Deterministic for a given --seed."""
+
+import argparse
+import random
+import sys
+import time
+
+from ludus.checkers import start_position
+from ludus.checkers_bot import choose_move
+from ludus.errors import ConfigError
+
+from ludus_host.render_checkers import legend, render
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="seed of the bots' tie-breaks (default 1)")
+    parser.add_argument("--setup", default="2", help="checkers setup: 2, 2x2, 2x3, 3, 3x2, 4, 5, 6, 2/15")
+    parser.add_argument("--options", default="-", help="rule options, e.g. noparking,cap=400 (default none)")
+    parser.add_argument(
+        "--delay", type=float, default=None, help="seconds between moves (default 0.1 on a terminal, else 0)"
+    )
+    parser.add_argument(
+        "--max-moves", type=int, default=1000, help="stop after this many moves (default 1000)"
+    )
+    parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("--quiet", action="store_true", help="draw only the final position")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_moves < 0:
+        raise ConfigError("--max-moves must be 0 or more, got %d" % args.max_moves)
+    out = sys.stdout
+    tty = out.isatty()
+    delay = args.delay if args.delay is not None else (0.1 if tty else 0.0)
+    colour = args.colour == "always" or (args.colour == "auto" and tty)
+    game = start_position(args.setup, args.options)
+    rng = random.Random(args.seed)
+    print("Chinese Checkers, setup %s, seed %d: %s" % (game.config.spec, args.seed, legend(game, colour)))
+    if not args.quiet:
+        print(render(game, colour))
+    moves = 0
+    while moves < args.max_moves and not game.is_over():
+        seat = game.turn
+        move = choose_move(game, rng)
+        if move is None:
+            break
+        game.push(move)
+        moves += 1
+        if not args.quiet:
+            if tty and delay > 0:
+                out.write("\033[H\033[2J")  # redraw in place on a terminal
+            path = "-".join("h%d" % h for h in move.path)
+            print(
+                "\nmove %d: seat %d plays %s (%s)" % (moves, seat, move, path if move.frm >= 0 else "no move")
+            )
+            print(render(game, colour, last_move=move))
+            out.flush()
+            if delay > 0:
+                time.sleep(delay)
+    if args.quiet:
+        print(render(game, colour))
+    print()
+    print(game.notation())
+    places = game.placements()
+    if game.is_draw():
+        result = "draw (%s)" % ("move cap" if game.config.cap else "nobody can move")
+    elif game.is_over():
+        result = "finished"
+    else:
+        result = "stopped after %d moves" % moves
+    print(
+        "%d moves, %s; placements: %s" % (moves, result, ", ".join("seat %d" % s for s in places) or "none")
+    )
+    return 0

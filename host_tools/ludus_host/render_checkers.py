@@ -1,0 +1,65 @@
+"""Draws a Chinese Checkers position as text: the 121-hole star, one character per half pitch, with
+ANSI colours per seat when asked for, and the last move's holes marked."""
+
+from ludus.checkers import SET_LETTERS
+from ludus.checkers_board import COL, HOLE_COUNT, ROW, ROW_LENGTHS
+
+# Seat colours (ANSI SGR foreground codes) in seat order, and their names for the legend.
+SEAT_COLOURS = ("31", "34", "32", "33", "35", "36")
+SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow", "magenta", "cyan")
+RESET = "\033[0m"
+
+
+def _paint(text, sgr, colour):
+    return "\033[%sm%s%s" % (sgr, text, RESET) if colour else text
+
+
+def render(game, colour=False, last_move=None, show_numbers=False):
+    """The star as a multi-line string. Pieces are their set letters (a = the set that started in
+    point 0, see docs/checkers.md), upper case for the set's last-moved piece; empty holes are dots,
+    the hole the last move left is 'o'. With show_numbers the hole number of each row's first hole is
+    written at the left."""
+    frm = to = -1
+    if last_move is not None and last_move.frm >= 0:
+        frm, to = last_move.frm, last_move.to
+    lines = []
+    h = 0
+    for r in range(len(ROW_LENGTHS)):
+        cells = [" "] * 25
+        first = h
+        for _ in range(ROW_LENGTHS[r]):
+            point = game.set_at(h)
+            if point < 0:
+                ch = "o" if h == frm else "."
+                ch = _paint(ch, "2", colour) if h != frm else _paint(ch, "1", colour)
+            else:
+                seat = game.seat_at(h)
+                ch = SET_LETTERS[point]
+                sgr = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+                if h == to:
+                    ch = ch.upper()
+                    sgr = "1;7;" + sgr
+                else:
+                    sgr = "1;" + sgr
+                ch = _paint(ch, sgr, colour)
+            cells[COL[h]] = ch
+            h += 1
+        line = "".join(cells).rstrip()
+        if show_numbers:
+            line = "%4s  %s" % ("h%d" % first, line)
+        lines.append(line)
+    assert h == HOLE_COUNT and ROW[h - 1] == len(ROW_LENGTHS) - 1
+    return "\n".join(lines)
+
+
+def legend(game, colour=False):
+    """One line naming each seat's colour, letters and finishing state."""
+    parts = []
+    cfg = game.config
+    for seat in range(cfg.seats):
+        letters = "".join([SET_LETTERS[p] for p in cfg.seat_points[seat]])
+        name = "seat %d %s (%s)" % (seat, letters, SEAT_COLOUR_NAMES[seat % len(SEAT_COLOUR_NAMES)])
+        if game.is_finished(seat):
+            name += " done"
+        parts.append(_paint(name, SEAT_COLOURS[seat % len(SEAT_COLOURS)], colour))
+    return "  ".join(parts)
