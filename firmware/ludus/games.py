@@ -8,12 +8,14 @@ GAMES = ("checkers", "ludo")
 
 def _module(game):
     if game == "checkers":
-        import ludus.checkers as module
-    elif game == "ludo":
-        import ludus.ludo as module
-    else:
-        raise NotationError("unknown game %r: expected one of %s" % (game, ", ".join(GAMES)))
-    return module
+        import ludus.checkers
+
+        return ludus.checkers
+    if game == "ludo":
+        import ludus.ludo
+
+        return ludus.ludo
+    raise NotationError("unknown game %r: expected one of %s" % (game, ", ".join(GAMES)))
 
 
 def position(text):

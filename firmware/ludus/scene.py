@@ -440,7 +440,7 @@ def _scale(grb: ptr8, n: int, factor: int):
 try:
     import micropython
 
-    _namespace = {"micropython": micropython}
+    _namespace: dict = {"micropython": micropython}
     exec(_VIPER_SOURCE, _namespace)
     _levels = _namespace["_levels"]
     _paint = _namespace["_paint"]

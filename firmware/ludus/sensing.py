@@ -79,7 +79,7 @@ class Calibration:
         self.channel_count = channel_count
         self.min_gap = min_gap
         self.hysteresis_pct = hysteresis_pct
-        self._levels = [None] * channel_count
+        self._levels: list = [None] * channel_count
 
     @classmethod
     def uniform(cls, channel_count, empty, one, two=None, **options):
@@ -275,7 +275,7 @@ _quantise = _quantise_py
 try:
     import micropython
 
-    _namespace = {"micropython": micropython}
+    _namespace: dict = {"micropython": micropython}
     exec(_VIPER_SOURCE, _namespace)
     _quantise = _namespace["_quantise"]
     del _namespace

@@ -225,16 +225,13 @@ def extra_figures(rows, ludopy_games):
                         "Danish 4-player games on %s: %.1f games/s" % (runtime, 1e6 / fig["us_per_call"])
                     )
     if ludopy_games:
-        try:
-            from ludus_host import ludo_speed
-        except ImportError:
-            ludo_speed = None
-        if ludo_speed is not None:
-            ours, theirs = ludo_speed.compare(ludopy_games)
-            lines.append(
-                "LUDOpy comparison, same process, %d games each: ours %.1f games/s, LUDOpy %.1f games/s,"
-                " ratio %.1fx" % (ludopy_games, ours, theirs, ours / theirs)
-            )
+        from ludus_host import ludo_speed
+
+        ours, theirs = ludo_speed.compare(ludopy_games)
+        lines.append(
+            "LUDOpy comparison, same process, %d games each: ours %.1f games/s, LUDOpy %.1f games/s,"
+            " ratio %.1fx" % (ludopy_games, ours, theirs, ours / theirs)
+        )
     return lines
 
 
