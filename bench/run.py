@@ -46,8 +46,11 @@ def _add_paths():
 
 
 def find_case(name):
-    """The (name, setup, default_reps) entry of a case, looked up in every cases module."""
-    for module_name in CASE_MODULES:
+    """The (name, setup, default_reps) entry of a case. Its area's module (cases_<area> for a case named
+    <area>.<what>) is imported alone, so one game's modules never crowd another's out of a small heap."""
+    area = "cases_" + name.split(".")[0]
+    order = ((area,) if area in CASE_MODULES else ()) + tuple(m for m in CASE_MODULES if m != area)
+    for module_name in order:
         try:
             module = __import__(module_name)
         except ImportError as exc:

@@ -1,0 +1,295 @@
+"""Ludo move generation: the legal moves of the waiting rolls under the rule set, as tuples (see
+ludus.ludo_move). Methods of LudoGame (bound in
+ludus.ludo), kept in a module of their own so each module compiles in a small heap."""
+
+from ludus.ludo_board import BASE
+from ludus.ludo_move import (
+    CHOICE,
+    COLOUR,
+    ENTER,
+    PLAY,
+    R_CAPTURE_FIRST,
+    R_DONE,
+    R_ENTRY,
+    R_EXACT,
+    R_OCCUPIED,
+    R_PROTECTED,
+    R_WALL,
+    R_WALL_LAND,
+    START,
+    STEP,
+    WALL,
+)
+
+
+def _legal(self):
+    if self.phase != PLAY:
+        if self.phase == CHOICE:
+            gi = self.turn * 4
+            return [(START, gi, 0, -1, -1, (), -1, 0, 0, -1), (COLOUR, gi, 0, -1, -1, (), -1, 0, 0, -1)]
+        return []
+    rolls = self.rolls
+    if self.owe or not rolls:
+        return []
+    if len(rolls) > 1:
+        distinct = []
+        for r in rolls:
+            if r not in distinct:
+                distinct.append(r)
+        rolls = distinct
+    return self._gen(rolls)
+
+
+def _gen(self, rolls):
+    """The moves for the waiting rolls, after the compulsory-capture filter."""
+    s = self.turn
+    if self._teams and self._finished(s):
+        s = (s + 2) % 4
+    pos = self.pos
+    base = s * 4
+    T = self.T
+    # fast path: a plain landing on an empty square with no jump and no walls to check
+    absq = self.geo.abs_of[s]
+    total = self.total
+    plain = self._plain
+    land = self._land
+    out = []
+    append = out.append
+    anycap = False
+    for r in rolls:
+        v = r & 31
+        entry_ok = self._entry_ok[r]
+        entered = False
+        for gi in range(base, base + 4):
+            p = pos[gi]
+            if p < 0:
+                # tokens in base are interchangeable: offer the first only
+                if entered or not entry_ok:
+                    continue
+                entered = True
+                m = land(gi, s, -1, 0, r, 0, 0)
+            else:
+                if pos.index(p, base) != gi:
+                    continue  # tokens sharing a square are interchangeable too
+                q = p + v
+                if q < T:
+                    a = absq[q]
+                    if plain[a] and not total[a]:
+                        append((1, gi, r, p, q, (), -1, 0, 0, -1))  # STEP
+                        continue
+                    m = land(gi, s, p, q, r, 0, q)
+                else:
+                    m = self._single(gi, v, r, entry_ok)
+                    if self._lap and p < T:
+                        q2 = q - self.L if q >= self.L else q
+                        m2 = land(gi, s, p, q2, r, 1, q)
+                        if m2.__class__ is not int and m2[5]:
+                            append(m2)
+                            anycap = True
+            if m.__class__ is not int:
+                if m[5]:
+                    anycap = True
+                append(m)
+        if self._walls:
+            self._gen_walls(s, v, r, out)
+            anycap = True  # (wall moves: let the filter look)
+    if anycap and self._must:
+        caps = [m for m in out if m[5]]
+        if caps:
+            return caps
+    return out
+
+
+def _single(self, gi, v, r, entry_ok):
+    """The move of token gi by v squares, or a reason code (int) why it has none."""
+    p = self.pos[gi]
+    s = gi >> 2
+    L = self.L
+    if p < 0:
+        if not entry_ok:
+            return R_ENTRY
+        return self._land(gi, s, -1, 0, r, 0, 0)
+    geo = self.geo
+    if p >= geo.FIN:
+        return R_DONE
+    if p >= L:
+        return self._column(gi, s, p, p - L + v, r)
+    T = self.T
+    q = p + v
+    if p < T:
+        if q < T:
+            return self._land(gi, s, p, q, r, 0, q)
+        if self._walls and self._wall_between(s, p + 1, T - 1, -1):
+            return R_WALL
+        return self._column(gi, s, p, q - T, r)
+    # on the square after its own home entry (after an extra lap): round again
+    return self._land(gi, s, p, q - L, r, 0, q)
+
+
+def _column(self, gi, s, p, k, r):
+    geo = self.geo
+    F = geo.F
+    if k > F:
+        if self._exact:
+            return R_EXACT
+        k = F + F - k
+        if k < 0:
+            return R_EXACT
+    L = self.L
+    if p < L and self._cbh and not (self.captured >> s) & 1:
+        return R_CAPTURE_FIRST
+    to = L + k
+    if k >= geo.C:
+        return (STEP, gi, r, p, to, (), -1, 0, 1, -1)
+    if not self._share or not geo.has_home:
+        pos = self.pos
+        for j in range(s * 4, s * 4 + 4):
+            if j != gi and pos[j] == to:
+                return R_OCCUPIED
+    return (STEP, gi, r, p, to, (), -1, 0, 1 if (p < L and not geo.has_home) else 0, -1)
+
+
+def _wall_between(self, s, d0, d1, skip):
+    """True if an opponent wall stands on one of seat s's track squares d0..d1 (wrapping), other
+    than absolute square skip."""
+    occ = self.occ
+    L = self.L
+    absq = self.geo.abs_of[s]
+    opp = self._opp[s]
+    for d in range(d0, d1 + 1):
+        a = absq[d % L]
+        if a == skip:
+            continue
+        a4 = a * 4
+        for c in opp:
+            if occ[a4 + c] >= 2:
+                return True
+    return False
+
+
+def _tokens_at(self, c, a):
+    """Tokens (gi) of seat c on absolute track square a."""
+    d = (a - self.geo.starts[c]) % self.L
+    pos = self.pos
+    out = []
+    for gi in range(c * 4, c * 4 + 4):
+        if pos[gi] == d:
+            out.append(gi)
+    return tuple(out)
+
+
+def _land(self, gi, s, p, q, r, lap, end):
+    """Token gi of seat s from p lands on its track square q (end = q before wrapping, for the
+    path). Applies walls, star/arrow jumps, occupancy, captures and protection."""
+    geo = self.geo
+    a = geo.abs_of[s][q]
+    if self._walls and self._wall_between(s, p + 1 if p >= 0 else 0, end, -1):
+        return R_WALL
+    via = -1
+    if self._stars:
+        nxt = geo.star_next[a]
+        if nxt != 255:  # NONE
+            if q == self.T - 1 and self._entry_star_home:
+                return (STEP if p >= 0 else ENTER, gi, r, p, geo.HOME, (), q, lap, 1, -1)
+            via = q
+            q += (nxt - a) % self.L
+            a = nxt
+    elif self._arrows:
+        nxt = geo.arrow_next[a]
+        if nxt != 255 and q + geo.Q < self.T:
+            via = q
+            q += geo.Q
+            a = nxt
+    occ = self.occ
+    a4 = a * 4
+    others = self.total[a] - occ[a4 + s]
+    if self._teams:
+        others -= occ[a4 + (s + 2) % 4]
+    if not others:
+        if not self._share and self.total[a]:
+            return R_OCCUPIED
+        return (STEP if p >= 0 else ENTER, gi, r, p, q, (), via, lap, 0, -1)
+    caps = ()
+    if not self._share:
+        if self.total[a] != others:
+            return R_OCCUPIED
+        for c in self._opp[s]:
+            if occ[a4 + c]:
+                caps = self._tokens_at(c, a)
+        return (STEP if p >= 0 else ENTER, gi, r, p, q, caps, via, lap, 0, -1)
+    protected = False
+    safe = geo.safe[a]
+    for c in self._opp[s]:
+        n = occ[a4 + c]
+        if not n:
+            continue
+        if n >= 2 and self._walls:
+            return R_WALL_LAND
+        if safe:
+            if p < 0 and self._globes and n < 2:
+                caps += self._tokens_at(c, a)  # globe: the owner brings a token out
+            else:
+                protected = True
+        elif n >= 2 and not self._pairs:
+            protected = True
+        else:
+            caps += self._tokens_at(c, a)
+    if protected and p >= 0:
+        b = self._blocked
+        if b == "home":
+            return (STEP, gi, r, p, BASE, (), q, lap, 0, -1)
+        if b == "forbid":
+            return R_PROTECTED
+    return (STEP if p >= 0 else ENTER, gi, r, p, q, caps, via, lap, 0, -1)
+
+
+def _gen_walls(self, s, v, r, out):
+    """Master: each wall (two or more tokens of s on one track square) may move as one unit: its two
+    first tokens move v squares together; a wall moving as a unit may land on (and capture) an
+    opponent wall, but passes none."""
+    pos = self.pos
+    L, T = self.L, self.T
+    geo = self.geo
+    seen = []
+    for i in range(4):
+        gi = s * 4 + i
+        p = pos[gi]
+        if not 0 <= p < L or p in seen:
+            continue
+        gj = -1
+        for j in range(i + 1, 4):
+            if pos[s * 4 + j] == p:
+                gj = s * 4 + j
+                break
+        if gj < 0:
+            continue
+        seen.append(p)
+        q = p + v
+        if p < T and q >= T:
+            if self._wall_between(s, p + 1, T - 1, -1):
+                continue
+            m = self._column(gi, s, p, q - T, r)
+            if m.__class__ is not int:
+                out.append((WALL,) + m[1:9] + (gj,))
+            continue
+        end = q
+        if p >= T:
+            q -= L
+        absq = geo.abs_of[s]
+        a = absq[q]
+        if self._wall_between(s, p + 1, end, a):
+            continue
+        a4 = a * 4
+        caps = ()
+        blocked = False
+        for c in self._opp[s]:
+            n = self.occ[a4 + c]
+            if not n:
+                continue
+            if geo.safe[a]:
+                if n >= 2:
+                    blocked = True  # a wall on a safe square cannot be captured
+            else:
+                caps += self._tokens_at(c, a)
+        if not blocked:
+            out.append((WALL, gi, r, p, q, caps, -1, 0, 0, gj))

@@ -1,0 +1,59 @@
+"""Ludo speed on CPython beside LUDOpy: random 4-player Danish games to the first winner in our engine and
+in LUDOpy (PyPI `ludopy`), timed in the same process. `ludus bench` reports the two rates and their ratio."""
+
+import time
+
+from ludus.ludo import start_position
+from ludus.ludo_play import SeededDie, play_random
+
+
+def ludus_danish_rate(games, seed=1):
+    """Games per second of our engine: random 4-player Danish games to the first winner."""
+    die = SeededDie(seed)
+    start = time.perf_counter()
+    for _ in range(games):
+        game = start_position("danish/4")
+        game.max_undo = 0
+        play_random(game, die, first_winner=True)
+    return games / (time.perf_counter() - start)
+
+
+def ludopy_rate(games, seed=1):
+    """Games per second of LUDOpy playing random 4-player games to its first winner, driven the way its
+    README shows (get_observation, then answer_observation with a random movable piece)."""
+    import ludopy  # type: ignore[import-untyped]
+    import numpy as np
+
+    np.random.seed(seed)  # LUDOpy rolls with numpy's global generator
+    start = time.perf_counter()
+    for _ in range(games):
+        game = ludopy.Game()
+        there_is_a_winner = False
+        while not there_is_a_winner:
+            (_dice, move_pieces, _pp, _ep, _win, there_is_a_winner), _player = game.get_observation()
+            piece = move_pieces[np.random.randint(0, len(move_pieces))] if len(move_pieces) else -1
+            _, _, _, _, _, there_is_a_winner = game.answer_observation(piece)
+    return games / (time.perf_counter() - start)
+
+
+def compare(games=200, seed=1):
+    """Time `games` Danish games in each engine, in this process; returns (ours, ludopy) in games/s.
+    (`ludus bench` prints both and their ratio.)"""
+    ours = ludus_danish_rate(max(games, 50), seed)
+    theirs = ludopy_rate(games, seed)
+    return ours, theirs
+
+
+def report(games=200, seed=1):
+    """compare() as a dict, with the ratio."""
+    ours, theirs = compare(games, seed)
+    return {
+        "ludus_games_per_s": round(ours, 1),
+        "ludopy_games_per_s": round(theirs, 1),
+        "ratio": round(ours / theirs, 1),
+        "games": games,
+    }
+
+
+if __name__ == "__main__":
+    print(report())

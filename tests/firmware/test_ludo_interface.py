@@ -1,0 +1,254 @@
+"""Ludo interfaces: rule sets and presets (with their clashes), named starts, the position notation,
+move text and the rule an illegal move breaks, the sensing contract, and the Danish season table."""
+
+from ludus.errors import ConfigError, IllegalMoveError, NotationError
+from ludus.ludo import from_notation, start_position
+from ludus.ludo_rules import PRESET_NAMES, rules_from_spec
+from ludus.ludo_season import SeasonTable
+from support import message_of, raises
+
+
+def game(text):
+    return from_notation("ludo " + text)
+
+
+# --- rule sets and presets ----------------------------------------------------------------------------
+
+
+def test_every_preset_has_a_named_start_for_two_to_four_players():
+    for name in PRESET_NAMES:
+        for n in (2, 3, 4):
+            if name == "teamup" and n != 4:
+                continue
+            g = start_position("%s/%d" % (name, n))
+            assert len(g.seats) == n and g.rules.spec() == (name if name != "custom" else "classic")
+
+
+def test_preset_values_come_from_their_sources():
+    c = rules_from_spec("classic")
+    assert (c.track, c.entry, c.safe, c.capture_pairs, c.exact_home, c.capture_again, c.home_again) == (
+        52,
+        (6,),
+        "classic",
+        1,
+        1,
+        1,
+        1,
+    )
+    d = rules_from_spec("danish")
+    assert (d.must_capture, d.capture_lap, d.stars, d.safe, d.entry_tries, d.points) == (
+        1,
+        1,
+        1,
+        "globes",
+        3,
+        (3, 2, 1, 0),
+    )
+    assert rules_from_spec("master").walls and rules_from_spec("arrow").arrows
+    b = rules_from_spec("blitz")
+    assert (b.start_tokens, b.capture_before_home, b.finish_tokens, b.clock) == (2, 1, 1, 5)
+    assert (rules_from_spec("hebrew-40").track, rules_from_spec("hebrew-56").track) == (40, 56)
+    assert rules_from_spec("hebrew-40").share == 0
+
+
+def test_team_up_combines_with_other_presets():
+    r = rules_from_spec("teamup+arrow")
+    assert r.teams and r.arrows and r.spec() == "teamup+arrow"
+    g = start_position("teamup+arrow/4")
+    assert g.notation().split()[1] == "teamup+arrow"
+    assert "4 players" in message_of(raises(ConfigError, start_position, "teamup/2"))
+
+
+def test_custom_overrides_on_a_preset():
+    r = rules_from_spec("custom:base=danish,entry=5.6,exact_home=0")
+    assert r.entry == (5, 6) and not r.exact_home and r.stars
+    assert r.spec() == "danish:entry=5.6,exact_home=0"
+    assert rules_from_spec(r.spec()) == r
+    assert rules_from_spec("custom:entry=5.6").spec() == "classic:entry=5.6"
+
+
+def test_inconsistent_combinations_name_the_clash():
+    for spec, words in (
+        ("master:share=0", "walls need shared squares"),
+        ("arrow:stars=1", "arrows and stars"),
+        ("classic:arrows=1", "safe=starts"),
+        ("hebrew-40:stars=1", "52-square track"),
+        ("danish:must_capture=0", "capture_lap"),
+        ("classic:dice_sum=1", "dice=2"),
+        ("classic:entry=7", "not a die value"),
+    ):
+        err = raises(ConfigError, rules_from_spec, spec)
+        assert words in message_of(err), (spec, message_of(err))
+    assert "unknown rule option" in message_of(raises(ConfigError, rules_from_spec, "classic:speed=3"))
+    assert "unknown Ludo preset" in message_of(raises(ConfigError, rules_from_spec, "ludo"))
+    assert "expected 1 or 0" in message_of(raises(ConfigError, rules_from_spec, "classic:walls=maybe"))
+
+
+# --- notation -----------------------------------------------------------------------------------------
+
+
+def test_named_start_notation():
+    g = start_position("danish/2")
+    assert g.notation() == (
+        "ludo danish seats=gr turn=g phase=order group=gr rolls=- g=base,base,base,base r=base,base,base,base"
+    )
+    g = start_position("blitz/2")
+    assert g.notation().endswith("g=t0,t0,base,base r=t26,t26,base,base")
+
+
+def test_notation_round_trips_every_field():
+    text = (
+        "ludo classic seats=gyrb turn=y rolls=6,3 bonus=1 sixes=1 placed=g "
+        "g=home,home,home,home y=t14,c2,base,home r=t30,t30,base,base b=t40,base,base,base"
+    )
+    g = from_notation(text)
+    assert g.notation() == text
+    assert from_notation(g.notation()).notation() == text
+
+
+def test_notation_errors_name_the_problem():
+    for text, words in (
+        ("ludo classic turn=g g=base,base,base,base", "seats= is missing"),
+        ("ludo classic seats=gr turn=g g=base,base,base,base", "r= (the places of red's tokens) is missing"),
+        ("ludo classic seats=gr turn=g g=base,base,base r=base,base,base,base", "exactly 4 tokens"),
+        (
+            "ludo classic seats=gr turn=g g=red.c1,base,base,base r=base,base,base,base",
+            "not a place for a green",
+        ),
+        (
+            "ludo classic seats=gr turn=y g=base,base,base,base r=base,base,base,base",
+            "turn yellow is not playing",
+        ),
+        ("ludo classic seats=gr turn=g rolls=7 g=base,base,base,base r=base,base,base,base", "not possible"),
+        ("ludo classic seats=gr turn=g color=x g=base,base,base,base r=base,base,base,base", "unknown field"),
+        ("ludo hebrew-40 seats=gr turn=g g=t5,t5,base,base r=base,base,base,base", "one per square"),
+        ("ludo classic seats=gr turn=g g=home,home,home,home r=base,base,base,base", "not placed"),
+        ("checkers 2", "expected 'ludo RULES"),
+    ):
+        err = raises(NotationError, from_notation, text)
+        assert words in message_of(err), (text, message_of(err))
+
+
+# --- move text and illegal moves ------------------------------------------------------------------------
+
+
+def test_move_text_round_trips():
+    g = game("danish seats=gyr turn=g rolls=3 g=t1,t2,t48,base y=base,base,base,base r=t11,t5,t5,base")
+    for m in g.legal_moves():
+        assert g.parse_move(str(m)) == m
+    assert sorted(str(m) for m in g.legal_moves()) == ["3 green.0 t1-t11 via t4 x red.0"]
+
+
+def test_move_text_names_token_from_to_and_captures():
+    g = game("classic seats=gr turn=g rolls=6 g=t20,base,base,base r=t26,t14,base,base")
+    texts = sorted(str(m) for m in g.legal_moves())
+    assert texts == ["6 green.0 t20-t26", "6 green.1 base-t0"]
+    m = g.parse_move("6 green.0 t20-t26")
+    assert (m.kind, m.seat, m.token, m.roll, m.frm, m.to, m.caps) == (1, 0, 0, 6, 20, 26, ())
+
+
+def test_malformed_moves_raise_notation_errors():
+    g = game("classic seats=gr turn=g rolls=6 g=t20,base,base,base r=base,base,base,base")
+    for text in ("", "6", "6 green.9 t1-t2", "6 green.0 t20", "six green.0 t20-t26", "6 green.0 t20-t99"):
+        raises(NotationError, g.parse_move, text)
+
+
+def test_illegal_moves_name_the_rule():
+    g = game("classic seats=gr turn=g rolls=5 g=t20,base,base,base r=base,base,base,base")
+    for text, words in (
+        ("6 green.0 t20-t26", "no waiting roll of 6"),
+        ("5 red.0 base-t26", "it is green's turn"),
+        ("5 green.0 t21-t26", "green.0 is on t20"),
+        ("5 green.1 base-t0", "only on 6"),
+        ("5 green.0 t20-t24", "goes to t25"),
+    ):
+        err = raises(IllegalMoveError, g.parse_move, text)
+        assert words in message_of(err), (text, message_of(err))
+    g = start_position("classic/2")
+    assert "start order" in message_of(raises(IllegalMoveError, g.parse_move, "6 green.0 base-t0"))
+    g = game("classic seats=gr turn=g g=t20,base,base,base r=base,base,base,base")
+    assert "roll the die first" in message_of(raises(IllegalMoveError, g.parse_move, "6 green.0 t20-t26"))
+
+
+# --- sensing contract -----------------------------------------------------------------------------------
+
+
+def test_place_names_follow_the_architecture():
+    g = start_position("classic/4")
+    names = g.place_names
+    assert names[:2] == ("t0", "t1") and names[51] == "t51"
+    assert names[52:59] == (
+        "green.c0",
+        "green.c1",
+        "green.c2",
+        "green.c3",
+        "green.c4",
+        "green.base",
+        "green.home",
+    )
+    assert names[-1] == "blue.home" and len(names) == 52 + 4 * 7
+    g = start_position("hebrew-40/2")
+    assert len(g.place_names) == 40 + 4 * 5 and "green.home" not in g.place_names
+    assert start_position("hebrew-56/2").place_names[56:64] == (
+        "green.c0",
+        "green.c1",
+        "green.c2",
+        "green.c3",
+        "green.c4",
+        "green.c5",
+        "green.base",
+        "green.home",
+    )
+
+
+def test_fill_counts_and_move_changes():
+    g = game("classic seats=gr turn=g rolls=3 g=t2,c1,home,base r=t5,t5,base,base")
+    buf = bytearray(len(g.place_names))
+    g.fill_counts(buf)
+    idx = g.place_names.index
+    assert buf[idx("t2")] == 1 and buf[idx("t5")] == 2 and buf[idx("green.c1")] == 1
+    assert buf[idx("green.home")] == 1 and buf[idx("green.base")] == 1 and buf[idx("red.base")] == 2
+    assert buf[idx("yellow.base")] == 0 and sum(buf) == 8  # seats not playing have no tokens
+    m = g.parse_move("3 green.0 t2-t5")
+    changes = dict(g.move_changes(m))
+    assert changes == {idx("t2"): -1, idx("t5"): 1 - 2, idx("red.base"): 2}
+    before = bytearray(buf)
+    g.push(m)
+    g.fill_counts(buf)
+    for i in range(len(buf)):
+        assert buf[i] - before[i] == changes.get(i, 0)
+
+
+def test_move_changes_of_a_wall_and_a_return_to_base():
+    g = game("master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
+    idx = g.place_names.index
+    (m,) = g.legal_moves()
+    # two green tokens arrive on t5 as two red ones leave it: t5's count does not change
+    assert dict(g.move_changes(m)) == {idx("t2"): -2, idx("red.base"): 2}
+    g = game("danish seats=gr turn=g rolls=3 g=t2,t3,base,base r=t5,t5,base,base")
+    m = g.parse_move("3 green.0 t2-base via t5")
+    assert dict(g.move_changes(m)) == {idx("t2"): -1, idx("green.base"): 1}
+
+
+# --- season table -------------------------------------------------------------------------------------
+
+
+def test_danish_season_points_and_play_off():
+    table = SeasonTable(rules_from_spec("danish").points)
+    table.add_game(["ann", "bo", "cy", "di"])
+    table.add_game(["bo", "ann", "di", "cy"])
+    assert table.standings() == [("ann", 5), ("bo", 5), ("cy", 1), ("di", 1)]
+    assert table.ties() == [["ann", "bo"], ["cy", "di"]] and table.champion() is None
+    table.add_playoff(["bo", "ann"])
+    assert table.champion() == "bo" and table.standings()[0] == ("bo", 5)
+    assert table.ties() == [["cy", "di"]]
+    err = raises(ConfigError, table.add_playoff, ["bo", "cy"])
+    assert "tied on points" in message_of(err)
+
+
+def test_rule_set_defaults_are_the_table_of_options():
+    from ludus.ludo_rules import FIELDS, RuleSet
+
+    r = RuleSet()
+    for name, _kind, value in FIELDS:
+        assert getattr(r, name) == value, name

@@ -1,0 +1,95 @@
+"""`ludus selfplay` and `ludus moves` on Ludo positions: every preset plays from the command line, the JSON
+summary is one line and reproducible from its seed, bad presets and option clashes are refused (exit 2)."""
+
+import json
+
+import pytest
+from ludus_host.cli import main
+
+pytestmark = pytest.mark.cpython_only
+
+PRESETS = (
+    "classic",
+    "master",
+    "blitz",
+    "arrow",
+    "teamup",
+    "teamup+arrow",
+    "danish",
+    "hebrew-40",
+    "hebrew-56",
+)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def summary(capsys, *argv):
+    code, out, err = run(capsys, "selfplay", *argv)
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert len(lines) == 1
+    data = json.loads(lines[0])
+    data.pop("games_per_s")  # the only timing figure
+    return data
+
+
+@pytest.mark.parametrize("preset", PRESETS + ("custom:base=danish,entry=5.6,exact_home=0",))
+def test_every_preset_plays_from_the_command_line(capsys, preset):
+    data = summary(capsys, preset, "--games", "3", "--seed", "5")
+    assert data["games"] == 3 and data["unfinished"] == 0
+    assert sum(data["wins"].values()) == 3
+    assert data["mean_turns"] > 0 and data["captures_per_game"] >= 0
+    assert data["players"] == 4
+
+
+def test_summary_is_reproducible_from_the_seed(capsys):
+    a = summary(capsys, "danish", "--games", "4", "--seed", "9", "--players", "2")
+    b = summary(capsys, "danish", "--games", "4", "--seed", "9", "--players", "2")
+    c = summary(capsys, "danish", "--games", "4", "--seed", "10", "--players", "2")
+    assert a == b and a != c
+    assert set(a["wins"]) == {"green", "red"}  # two players sit opposite
+    assert a["rules"] == "danish" and a["seed"] == 9
+
+
+def test_first_winner_and_team_pairs(capsys):
+    data = summary(capsys, "teamup", "--games", "3", "--first-winner")
+    assert data["first_winner"] and sum(data["pair_wins"].values()) == 3
+    assert "mean_place" not in data
+    data = summary(capsys, "ludo/classic/3", "--games", "2")
+    assert data["players"] == 3 and sorted(data["mean_place"]) == ["green", "red", "yellow"]
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (("nosuch",), "unknown Ludo preset 'nosuch'"),
+        (("teamup", "--players", "2"), "teamup needs 4 players"),
+        (("master:share=0",), "walls need shared squares"),
+        (("classic", "--games", "0"), "at least one game"),
+        (("classic/3", "--players", "2"), "disagrees"),
+    ],
+)
+def test_bad_presets_are_refused(capsys, argv, words):
+    code, out, err = run(capsys, "selfplay", *argv)
+    assert code == 2 and out == "" and words in err
+
+
+def test_moves_of_a_ludo_position(capsys):
+    code, out, _ = run(
+        capsys, "moves", "ludo danish seats=gr turn=g rolls=5 g=t48,t20,base,base r=t1,base,base,base"
+    )
+    assert code == 0 and out.splitlines() == ["5 green.0 t48-t1 lap x red.0"]
+    code, out, _ = run(
+        capsys, "moves", "ludo classic seats=gr turn=g rolls=6,4 g=t3,base,base,base r=t5,base,base,base"
+    )
+    assert out.splitlines() == ["6 green.0 t3-t9", "6 green.1 base-t0", "4 green.0 t3-t7"]
+    code, out, _ = run(capsys, "moves", "ludo/classic/4")  # the roll-off comes first: no moves yet
+    assert code == 0 and out == ""
+    code, out, err = run(
+        capsys, "moves", "ludo classic seats=gr turn=g g=base,base,base r=base,base,base,base"
+    )
+    assert code == 2 and "exactly 4 tokens" in err
