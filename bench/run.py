@@ -16,6 +16,7 @@ import time
 ARGS = None
 
 CASE_MODULES = ("cases_checkers", "cases_ludo", "cases_sensing", "cases_referee")
+AREA_MODULE = {"scene": "sensing"}  # areas whose cases live in another area's module
 
 if hasattr(time, "ticks_us"):
     ticks_us = time.ticks_us
@@ -48,7 +49,7 @@ def _add_paths():
 def find_case(name):
     """The (name, setup, default_reps) entry of a case. Its area's module (cases_<area> for a case named
     <area>.<what>) is imported alone, so one game's modules never crowd another's out of a small heap."""
-    area = "cases_" + name.split(".")[0]
+    area = "cases_" + AREA_MODULE.get(name.split(".")[0], name.split(".")[0])
     order = ((area,) if area in CASE_MODULES else ()) + tuple(m for m in CASE_MODULES if m != area)
     for module_name in order:
         try:
