@@ -5,53 +5,9 @@ test_record.py so each file fits the MicroPython runner's heap next to the rules
 import gc
 
 import support
-from ludus.dice import Dice
-from ludus.errors import IllegalMoveError
 from ludus.record import GameRecord, roll_text, roll_values
 
 SEED = bytes(range(32))
-
-
-def checkers_game_record(plies):
-    """A checkers/2 game of `plies` moves (deterministic picks), recorded; returns (record, game)."""
-    from ludus.games import position
-
-    record = GameRecord.new("checkers/2", {"cap": plies}, seed=SEED)
-    game = position("checkers/2")
-    game.set_options({"cap": plies})
-    k = 0
-    while not game.is_over():
-        moves = game.legal_moves()
-        move = moves[(k * 7919) % len(moves)]
-        k += 1
-        record.record_move(move)
-        game.push(move)
-    record.finish(game.placements())
-    return record, game
-
-
-def test_checkers_record_replays_and_verifies():
-    record, game = checkers_game_record(24)
-    assert record.counts() == (0, 24)
-    loaded = GameRecord.from_json(record.to_json())
-    assert loaded.options == {"cap": 24}
-    assert loaded.verify() == []
-    rebuilt = loaded.replay()
-    assert rebuilt.notation() == game.notation()
-    assert rebuilt.is_over()  # the cap option reached the rebuilt game
-
-
-def test_checkers_record_with_a_roll_or_a_bad_move_is_flagged():
-    record, _ = checkers_game_record(10)
-    record.actions.insert(3, roll_text(Dice(SEED).roll()))  # the roll the seed does give
-    problems = record.verify()
-    assert problems == ["action #3 'roll 5' is illegal: this game takes no dice (replay stopped)"], problems
-    record, _ = checkers_game_record(10)
-    record.actions[5] = record.actions[4]  # the other side's piece is not there any more
-    problems = record.verify()
-    assert len(problems) == 1 and problems[0].startswith("action #5 %r is illegal: " % record.actions[5])
-    exc = support.raises(IllegalMoveError, record.replay)
-    assert support.message_of(exc).startswith("action #5 ")
 
 
 def ludo_game_record(start, seed, limit=2000):
@@ -80,7 +36,7 @@ def ludo_game_record(start, seed, limit=2000):
 def check_ludo_record(start):
     record, game = ludo_game_record(start, SEED)
     rolls, moves = record.counts()
-    assert game.is_over() and rolls > 50 and moves > 50, (start, rolls, moves)
+    assert game.is_over() and rolls > 20 and moves > 10, (start, rolls, moves)
     notation = game.notation()
     game = None
     loaded = GameRecord.from_json(record.to_json())
@@ -92,11 +48,17 @@ def check_ludo_record(start):
 
 
 def test_ludo_record_replays_and_verifies():
-    check_ludo_record("ludo/classic/2")
+    check_ludo_record("ludo/blitz/2")
+    if not support.IS_MICROPYTHON:
+        # A whole Classic game's record (thousands of actions) as one JSON string does not fit the
+        # 64-bit unix port's 160K heap beside the rules; on the board records go to flash piecewise.
+        check_ludo_record("ludo/classic/2")
 
 
 def test_ludo_two_dice_record_replays_and_verifies():
-    check_ludo_record("ludo/custom:dice=2/2")
+    check_ludo_record("ludo/blitz:dice=2/2")
+    if not support.IS_MICROPYTHON:
+        check_ludo_record("ludo/custom:dice=2/2")
 
 
 def test_ludo_tampered_roll_is_found():
