@@ -1,0 +1,208 @@
+"""Benchmark cases for the referee (see bench/README.md and docs/referee.md): one tick with nothing
+changed; a settled change to a new LED frame in a crowded six-player Chinese Checkers position and a
+crowded Ludo position; a full simulated game (for the peak heap)."""
+
+import gc
+
+# The referee's modules are imported inside the cases: on the MicroPython unix port's 160K heap the
+# whole stack does not fit (docs/referee.md, "Memory"), and a case then reports that as its result.
+TOO_BIG = "does not fit this heap: the referee with its rules and board needs more (docs/referee.md)"
+
+
+def _fits(setup):
+    def guarded():
+        try:
+            return setup()
+        except MemoryError:
+            gc.collect()
+            return lambda: TOO_BIG
+
+    return guarded
+
+
+# Six players, 60 plies into a bot game: all 60 pieces out, seat 0 has 85 legal moves, 59 of them jump
+# chains (the position of bench/cases_checkers.py).
+CHECKERS_CROWDED = (
+    "checkers 6 - 0 1/da/a2/d3/5af1a1b2/1ffca1a1ce1b/3debacb2/1af3cacb/1fffcb1cb/e4e1d2/2effe1bd1c"
+    "/e1bf1b6/2e1dedec2c1/d2a/3/dd/1 - 60"
+)
+# Four players, every token on the track, two waiting rolls: green's tokens can each go two ways, some
+# onto opponents (captures).
+LUDO_CROWDED = (
+    "ludo classic seats=gyrb turn=g rolls=6,5 g=t3,t9,t14,t20 y=t15,t19,t25,t30 "
+    "r=t28,t34,t38,t45 b=t41,t47,t50,t1"
+)
+SEED = "00" * 32
+
+
+def _board(name):
+    from ludus.boarddef import BoardDefinition
+
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    return BoardDefinition.load(here + "/../hardware/boards/%s.json" % name)
+
+
+class InstantOccupancy:
+    """Settled occupancy that follows the levels at once: every tick with new levels is one settled
+    change, so a call measures exactly one change (the real debounce is measured in cases_sensing)."""
+
+    def __init__(self, n):
+        self.analog = False
+        self.settled = bytearray(n)
+
+    def reset(self, levels, now_ms):
+        self.settled[:] = levels
+
+    def update(self, levels, now_ms):
+        if levels == self.settled:
+            return False
+        self.settled[:] = levels
+        return True
+
+
+def _levels_of(referee, board):
+    # sensor levels for the pieces of the referee's game
+    counts = bytearray(referee.place_count)
+    referee.game.fill_counts(counts)
+    levels = bytearray(board.channel_count)
+    binding = board.bind(referee.place_names)
+    for g in range(len(counts)):
+        cells = board.cells_of_place(binding[g])
+        for k in range(counts[g]):
+            levels[board.channel_of_cell[cells[k % len(cells)]]] = 1
+    return levels
+
+
+def _referee_at(board_name, preset, start, instant):
+    from ludus.record import GameRecord
+    from ludus.referee import Referee
+
+    board = _board(board_name)
+    occ = InstantOccupancy(board.channel_count) if instant else None
+    ref = Referee(board, preset, occupancy=occ, seed=SEED)
+    record = GameRecord(start, {}, "0" * 64)
+    ref.restore({"record": record.to_json(), "seed": SEED, "dice_used": 0})
+    levels = _levels_of(ref, board)
+    ref.tick(levels, 0)
+    for t in range(1, 60):
+        ref.tick(levels, t * 5)
+    ref.take_events()
+    return ref, board, levels
+
+
+def idle_tick():
+    ref, board, levels = _referee_at("checkers", "checkers", "checkers/2", False)
+    now = [1000]
+
+    def work():
+        now[0] += 5
+        return ref.tick(levels, now[0], 0)
+
+    return work
+
+
+def _change_case(board_name, preset, start, lifted_place):
+    ref, board, levels = _referee_at(board_name, preset, start, True)
+    frame = bytearray(3 * board.led_count)
+    binding = board.bind(ref.place_names)
+    channel = board.channel_of_cell[board.cells_of_place(binding[lifted_place])[0]]
+    state = [1000]
+
+    def work():
+        # lift the piece (its destinations light) or put it back: one settled change, one new frame
+        levels[channel] ^= 1
+        state[0] += 5
+        ref.tick(levels, state[0], 0)
+        ref.render(state[0], frame)
+        return ref.situation
+
+    return work
+
+
+def _most_moves_place(start, names):
+    from ludus.games import position
+
+    game = position(start)
+    best = None
+    count = {}
+    for m in game.legal_moves():
+        frm = getattr(m, "frm", None)
+        if not isinstance(frm, int) or frm < 0:
+            continue
+        if hasattr(m, "gi"):
+            frm = game.place_names.index(game.token_place(m.gi))
+        count[frm] = count.get(frm, 0) + 1
+        if best is None or count[frm] > count[best]:
+            best = frm
+    return best
+
+
+def cc_change():
+    place = _most_moves_place(CHECKERS_CROWDED, None)
+    return _change_case("checkers", "checkers", CHECKERS_CROWDED, place)
+
+
+def ludo_change():
+    place = _most_moves_place(LUDO_CROWDED, None)
+    return _change_case("ludo52", "ludo/classic", LUDO_CROWDED, place)
+
+
+def full_game():
+    # Two-player Chinese Checkers from the setup on the board to the end, the bot (ludus.checkers_bot)
+    # choosing, every move carried out as a lift and a placement through the referee (instant settling).
+    def work():
+        try:
+            return _full_game()
+        except MemoryError:
+            gc.collect()
+            return TOO_BIG
+
+    return work
+
+
+def _full_game():
+    from ludus.checkers import start_position
+    from ludus.checkers_bot import Lcg, choose_move
+    from ludus.referee import Referee
+
+    board = _board("checkers")
+    ref = Referee(board, "checkers", occupancy=InstantOccupancy(board.channel_count), seed=SEED)
+    levels = bytearray(board.channel_count)
+    now = 0
+    ref.tick(levels, now)
+    start = start_position("2")
+    counts = bytearray(121)
+    start.fill_counts(counts)
+    start = None
+    for h in range(121):
+        levels[board.channel_of_cell[h]] = counts[h]
+    now += 5
+    ref.tick(levels, now)
+    rng = Lcg(1)
+    plies = 0
+    while ref.phase == 1 and plies < 1000:
+        m = choose_move(ref.game, rng)
+        if m is None or m.frm < 0:
+            break
+        levels[board.channel_of_cell[m.frm]] = 0
+        now += 5
+        ref.tick(levels, now)
+        levels[board.channel_of_cell[m.to]] = 1
+        now += 5
+        ref.tick(levels, now)
+        if ref.situation == 2:  # a jump chain that could go on: press to end it
+            now += 5
+            ref.tick(levels, now, 1)
+        ref.take_events()
+        plies += 1
+        if plies % 16 == 0:
+            gc.collect()
+    return "%d plies, %d actions, placements %s" % (plies, len(ref.record.actions), ref.record.result)
+
+
+CASES = [
+    ("referee.idle_tick", _fits(idle_tick), 2000),
+    ("referee.cc_change", _fits(cc_change), 100),
+    ("referee.ludo_change", _fits(ludo_change), 100),
+    ("referee.full_game", full_game, 1),
+]

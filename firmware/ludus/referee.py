@@ -1,0 +1,332 @@
+"""The referee: settled sensor readings in, legal moves out, by comparing whole board states with the
+game's expected occupancy; it composes the light scene for every situation and keeps the game record.
+
+    referee = Referee(board, "ludo/classic/4")       # board: a BoardDefinition
+    while True:
+        read_sensors(levels)                         # one level per sensor channel
+        if referee.tick(levels, time.ticks_ms(), button_event()):
+            pass                                     # the scene changed (events in referee.take_events())
+        referee.render(time.ticks_ms(), pixels.buf)  # at the LED frame rate: patterns move with time
+
+docs/referee.md describes the flow (setup, roll-off, moves, captures, confirmation, undo, recovery)."""
+
+from array import array
+
+from ludus.referee_flow import RefereeFlow
+from ludus.referee_games import adapter_for
+from ludus.referee_infer import MoveTable
+from ludus.referee_judge import RefereeJudge
+from ludus.referee_states import (
+    LONG_PRESS,
+    NO_PRESS,
+    OVER,
+    PASS_TEXT,
+    PHASE_NAMES,
+    PLAY,
+    S_IDLE,
+    SETUP,
+    SHORT_PRESS,
+    SITUATION_NAMES,
+)
+
+# what other layers import from here
+__all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
+
+
+def _changed(a, b, lo, hi, out):
+    # append to out the indices in lo..hi-1 where bytearrays a and b differ
+    if hi - lo <= 8:
+        for i in range(lo, hi):
+            if a[i] != b[i]:
+                out.append(i)
+        return
+    mid = (lo + hi) >> 1
+    if a[lo:mid] != b[lo:mid]:
+        _changed(a, b, lo, mid, out)
+    if a[mid:hi] != b[mid:hi]:
+        _changed(a, b, mid, hi, out)
+
+
+class Referee(RefereeJudge, RefereeFlow):
+    """Referees one board: setup detection, move inference, rolls, undo, recovery, lights.
+
+    board: a ludus.boarddef.BoardDefinition. preset: "checkers" (any setup) or "ludo/RULES" (any
+    player count; a trailing /N is accepted and ignored: the pieces on the board decide).
+    scene, occupancy: built from the board when not given (scene=False: no lights at all).
+    seed: 32 bytes (or hex) for reproducible dice (tests, the simulator); None draws one per game.
+    adapter: the game adapter (ludus.referee_games) when not derived from the preset.
+    settle_ms: how long the board must be still."""
+
+    def __init__(
+        self,
+        board,
+        preset,
+        scene=None,
+        occupancy=None,
+        seed=None,
+        settle_ms=200,
+        calibration=None,
+        adapter=None,
+    ):
+        self.board = board
+        self.preset = preset
+        ad = self.adapter = adapter if adapter is not None else adapter_for(preset)
+        names = ()
+        fills = []
+        for name, game in ad.starts():
+            if not names:
+                names = game.place_names
+            fill = bytearray(len(names))
+            game.fill_counts(fill)
+            fills.append((name, fill))
+            game = None
+        binding = board.bind(names)
+        n = self.place_count = len(names)
+        self.place_names = names
+        self._ncells = board.cell_count
+        self._gpc = board.game_place_of_cell(binding)
+        self._chan = board.channel_of_cell
+        analog = board.sensor_kind == "analog" if occupancy is None else occupancy.analog
+        if occupancy is None:
+            from ludus.sensing import Occupancy
+
+            occupancy = Occupancy(
+                board.channel_count, settle_ms=settle_ms, analog=analog, calibration=calibration
+            )
+        self.occ = occupancy
+        if scene is None:
+            scene = self._default_scene(board)
+        self._compose = None
+        if scene is not False:
+            from ludus.referee_lights import compose
+
+            self._compose = compose
+        else:
+            scene = None  # no LEDs: a referee for tests on a tight heap, or a headless tool
+        self.scene = scene
+        per_cell = 2 if analog else 1
+        self.cap = bytearray(n)
+        self._binding = binding
+        self._led_of_place = array("H", bytes(2 * n))  # 0xFFFF for a zone (several cells)
+        self._px = array("h", bytes(2 * n))
+        self._py = array("h", bytes(2 * n))
+        for p in range(n):
+            cells = board.cells_of_place(binding[p])
+            self.cap[p] = per_cell * len(cells)
+            self._led_of_place[p] = board.led_of_cell[cells[0]] if len(cells) == 1 else 0xFFFF
+            sx = sy = 0
+            for c in cells:
+                sx += board.cell_x[c]
+                sy += board.cell_y[c]
+            self._px[p] = sx // len(cells)
+            self._py[p] = sy // len(cells)
+        for _, fill in fills:
+            self._saturate(fill)
+        self._starts = fills
+        self._raw = bytearray(n)  # sensed counts before saturation
+        self._zeros = bytes(n)
+        self._last = bytearray(board.channel_count)  # the settled channels last read
+        self._cell_of_channel = board.cell_of_channel
+        self.expected = bytearray(n)
+        self.exp_sat = bytearray(n)
+        self.sensed = bytearray(n)
+        self.seen = bytearray(n)
+        self._diffs = []
+        self.events = []
+        self._seed = seed
+        self._games_started = 0
+        self.forced_rolls = []
+        self.phase = SETUP
+        self.situation = S_IDLE
+        self.game = None
+        self.record = None
+        self.dice = None
+        self.dice_used = 0
+        self.table = None
+        self.pending = None  # the move of S_PENDING
+        self.choices = None  # the moves of S_CONFIRM
+        self.choice = 0
+        self.partials = None
+        self.missing = []
+        self.unexpected = []
+        self.pairs = []
+        self.chain_at = -1
+        self.chain_next = ()
+        self.die_value = 0
+        self.die_seat = -1
+        self.setup_choices = None  # several starts fit the board: the one shown is setup_choice
+        self.setup_choice = 0
+        self._started = False
+        self._dirty = True
+
+    def _default_scene(self, board):
+        from ludus.scene import DEFAULT_BUDGET_MA, LightScene
+
+        budget = DEFAULT_BUDGET_MA
+        if board.supply_ma - board.reserved_ma < budget:
+            budget = board.supply_ma - board.reserved_ma
+        scene = LightScene(
+            board.led_count,
+            budget_ma=budget,
+            ma_per_channel=board.ma_per_channel,
+            idle_ma_per_led=int(board.idle_ma + 0.5),
+        )
+        if len(board.die_pip_leds):
+            scene.set_die_leds(board.die_pip_leds)
+        return scene
+
+    # ---- the per-tick entry point -----------------------------------------------------------------
+
+    def tick(self, levels, now_ms, button=NO_PRESS):
+        """Feed one tick of raw sensor levels (one per channel) and the button event (NO_PRESS,
+        SHORT_PRESS, LONG_PRESS). Returns True when the scene changed. Allocates nothing while the
+        board is unchanged and no button is pressed."""
+        occ = self.occ
+        if occ.update(levels, now_ms):
+            self._sense_changes()
+            self._settled()
+        elif not self._started:
+            self._started = True
+            occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
+            self._sense()
+            self._settled()
+        if button:
+            self._button(button)
+        if self._dirty:
+            self._dirty = False
+            if self._compose is not None:
+                self._compose(self)
+            return True
+        return False
+
+    def render(self, now_ms, out):
+        """Write the LED frame at now_ms (GRB bytes) into out; returns its estimated current in mA."""
+        return self.scene.render(now_ms, out)
+
+    def take_events(self):
+        """The events since the last call (a list of dicts, each with an "event" key)."""
+        out = self.events
+        self.events = []
+        return out
+
+    # ---- sensing ----------------------------------------------------------------------------------
+
+    def _saturate(self, counts):
+        cap = self.cap
+        for p in range(len(counts)):
+            if counts[p] > cap[p]:
+                counts[p] = cap[p]
+
+    def _sense(self):
+        # all places afresh (power-up, restore)
+        raw = self._raw
+        gpc = self._gpc
+        chan = self._chan
+        src = self.occ.settled
+        raw[:] = self._zeros
+        for i in range(self._ncells):
+            raw[gpc[i]] += src[chan[i]]
+        s = self.sensed
+        s[:] = raw
+        self._saturate(s)
+        self._last[:] = src
+
+    def _sense_changes(self):
+        # only the places of channels that changed: found by comparing halves at C speed
+        src = self.occ.settled
+        last = self._last
+        changed = []
+        _changed(src, last, 0, len(src), changed)
+        raw = self._raw
+        s = self.sensed
+        cap = self.cap
+        gpc = self._gpc
+        coc = self._cell_of_channel
+        for ch in changed:
+            c = coc[ch]
+            if c >= self._ncells:
+                continue  # a channel wired to no cell
+            p = gpc[c]
+            raw[p] += src[ch] - last[ch]
+            v = raw[p]
+            s[p] = v if v < cap[p] else cap[p]
+        last[:] = src
+
+    def _cell_count(self, cell):
+        return self.occ.settled[self._chan[cell]]
+
+    def _settled(self):
+        self._dirty = True
+        if self.phase == PLAY:
+            self._evaluate()
+        else:
+            self._detect_start()
+
+    def _event(self, name, **fields):
+        fields["event"] = name
+        self.events.append(fields)
+
+    # ---- setup and new games ----------------------------------------------------------------------
+    def _position_changed(self):
+        game = self.game
+        game.fill_counts(self.expected)
+        es = self.exp_sat
+        es[:] = self.expected
+        self._saturate(es)
+        self._reset_move()
+        self.table = None
+        if game.is_over():
+            self._game_over()
+            return
+        if self._awaiting_roll():
+            return
+        moves = game.legal_moves()
+        if len(moves) == 1 and str(moves[0]) == PASS_TEXT:
+            seat = game.turn
+            self.record.record_move(moves[0])
+            game.push(moves[0])
+            self._event("pass", seat=seat)
+            self._position_changed()
+            return
+        self.table = MoveTable(moves, self._changes_of, self.expected, self.cap)
+
+    def _changes_of(self, move):
+        return self.adapter.changes(self.game, move)
+
+    def _awaiting_roll(self):
+        return self.adapter.has_dice and self.game.awaiting_roll()
+
+    def _reset_move(self):
+        self.seen[:] = self._zeros
+        self.situation = S_IDLE
+        self.pending = None
+        self.choices = None
+        self.partials = None
+        self.chain_at = -1
+
+    def _game_over(self):
+        self.phase = OVER
+        placements = self.game.placements()
+        if self.record.result is None:
+            self.record.finish(placements)
+        self._event("game_over", placements=placements, seed=self.record.seed)
+
+    # ---- move inference --------------------------------------------------------------------------
+
+    def lights(self):
+        """The lit LEDs as (led, meaning, colour) triples, LED order."""
+        sc = self.scene
+        out = []
+        for led in range(sc.led_count):
+            m = sc.meaning_at(led)
+            if m:
+                out.append((led, m, sc.colour_at(led)))
+        return out
+
+    def describe(self):
+        """A short dict of where the referee stands (for the simulator's output and tests)."""
+        d = {"phase": PHASE_NAMES[self.phase]}
+        if self.phase == PLAY:
+            d["situation"] = SITUATION_NAMES[self.situation]
+            d["turn"] = self.game.turn
+        return d

@@ -1,0 +1,190 @@
+"""The referee's judgement of a settled board: idle, a move done (commit, or wait for a jump chain or a
+confirmation), a move under way, or a difference to put right. A part of ludus.referee."""
+
+# The methods here live on Referee (ludus.referee), which defines the attributes they use.
+# mypy: disable-error-code="attr-defined,has-type"
+
+from ludus.referee_infer import FOREIGN, MATCH, PARTIAL, MoveTable, classify, diff_places, pair_nearest
+from ludus.referee_states import (
+    PLAY,
+    S_CHAIN,
+    S_CONFIRM,
+    S_ILLEGAL,
+    S_MISMATCH,
+    S_MOVING,
+    S_PENDING,
+    S_UNDO,
+)
+
+
+class RefereeJudge:
+    """Move inference methods of Referee (see ludus.referee)."""
+
+    def _evaluate(self):
+        sensed = self.sensed
+        es = self.exp_sat
+        diffs = self._diffs
+        nd = diff_places(sensed, es, diffs)
+        was = self.situation
+        if nd == 0:
+            if was == S_MISMATCH or was == S_ILLEGAL or was == S_UNDO:
+                self._event("resume")
+            self._reset_move()
+            return
+        if was == S_UNDO:
+            self._show_difference(diffs, False)
+            self.situation = S_UNDO
+            return
+        seen = self.seen
+        for p in diffs:
+            seen[p] = 1
+        table = self.table
+        if table is None:  # a roll is owed, or the game is in a phase without moves
+            self._mismatch(diffs, was)
+            return
+        kind, matches, partials = classify(table, sensed, es, diffs, seen)
+        if kind == MATCH:
+            if len(matches) > 1:
+                self._ask_confirm([table.moves[i] for i in matches])
+                return
+            move = table.moves[matches[0]]
+            cont = self.adapter.continuations(self.game, move)
+            # A move whose arrival the sensors cannot see (onto a square already read as full) looks
+            # exactly like a piece just picked up: wait for a press or the next player's action.
+            if cont or partials or not table.shows_arrival(matches[0], es):
+                self.situation = S_PENDING
+                self.pending = move
+                self.chain_next = cont
+                self.partials = partials
+                self._event("pending", move=str(move))
+                return
+            self._commit(move)
+            return
+        if kind == PARTIAL:
+            if was == S_MISMATCH or was == S_ILLEGAL:
+                self._event("resume")
+            self.situation = S_MOVING
+            self.partials = partials
+            self.pending = None
+            self.choices = None
+            return
+        # FOREIGN: first, does it make sense once the pending move is played?
+        pend = self.pending
+        if was == S_PENDING and pend is not None:
+            if self._try_commit_then(pend):
+                return
+        if self._chain_touchdown(diffs):
+            return
+        self._mismatch(diffs, was)
+
+    def _try_commit_then(self, move):
+        # Commit move only if the board then reads as idle, a match or a move in progress.
+        game = self.game
+        game.push(move)
+        expected = bytearray(self.place_count)
+        game.fill_counts(expected)
+        es = bytearray(expected)
+        self._saturate(es)
+        ok = True
+        if self.sensed != es:
+            if game.is_over() or self._awaiting_roll():
+                ok = False
+            else:
+                table = MoveTable(game.legal_moves(), self._changes_of, expected, self.cap)
+                diffs = []
+                diff_places(self.sensed, es, diffs)
+                kind, _, _ = classify(table, self.sensed, es, diffs)
+                ok = kind != FOREIGN
+        game.pop()
+        if not ok:
+            return False
+        self._commit(move)
+        return True
+
+    def _chain_touchdown(self, diffs):
+        # Chinese Checkers: the mover's piece rests on a hole its jump chain passes but may not end on.
+        if len(diffs) != 2:
+            return False
+        s = self.sensed
+        es = self.exp_sat
+        a, b = diffs[0], diffs[1]
+        if s[a] > es[a]:
+            a, b = b, a
+        if not (s[a] < es[a] and s[b] > es[b]):
+            return False
+        game = self.game
+        if not self.adapter.mover_place(game, a):
+            return False
+        reach = self.adapter.chain_reach(game, a)
+        if b not in reach:
+            return False
+        self.situation = S_CHAIN
+        self.chain_at = b
+        self.chain_next = [h for h in game.continuations(b, a) if h != a]
+        self._chain_from = a
+        self._event("chain", at=self.place_names[b])
+        return True
+
+    def _ask_confirm(self, moves):
+        self.situation = S_CONFIRM
+        self.choices = moves
+        self.choice = 0
+        self._event("confirm", moves=[str(m) for m in moves])
+
+    def _commit(self, move):
+        game = self.game
+        seat = game.turn
+        text = str(move)
+        self.record.record_move(move)
+        game.push(move)
+        self._event("move", seat=seat, move=text)
+        self._position_changed()
+        if self.phase == PLAY:
+            self._evaluate()
+
+    # ---- differences ------------------------------------------------------------------------------
+
+    def _show_difference(self, diffs, illegal_ok):
+        s = self.sensed
+        es = self.exp_sat
+        missing = []
+        unexpected = []
+        for p in diffs:
+            d = s[p] - es[p]
+            while d < 0:
+                missing.append(p)
+                d += 1
+            while d > 0:
+                unexpected.append(p)
+                d -= 1
+        changed = missing != self.missing or unexpected != self.unexpected
+        self.missing = missing
+        self.unexpected = unexpected
+        self.pairs = pair_nearest(missing, unexpected, self._xy)
+        illegal = (
+            illegal_ok
+            and len(missing) == 1
+            and len(unexpected) == 1
+            and self.adapter.mover_place(self.game, missing[0])
+        )
+        return changed, illegal
+
+    def _xy(self, p):
+        return self._px[p], self._py[p]
+
+    def _mismatch(self, diffs, was):
+        changed, illegal = self._show_difference(diffs, self.table is not None)
+        new = S_ILLEGAL if illegal else S_MISMATCH
+        self.pending = None
+        self.choices = None
+        self.partials = None
+        if changed or was != new:
+            names = self.place_names
+            self._event(
+                "illegal" if illegal else "mismatch",
+                missing=[names[p] for p in self.missing],
+                unexpected=[names[p] for p in self.unexpected],
+            )
+        self.situation = new
+
+    # ---- the button -------------------------------------------------------------------------------

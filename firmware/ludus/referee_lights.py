@@ -1,0 +1,249 @@
+"""The referee's light scene: what every LED shows in each phase and situation, in ludus.palette
+meanings. A part of ludus.referee, loaded only by a referee that drives LEDs: compose(referee)
+rebuilds its scene."""
+
+from ludus import palette
+from ludus.referee_states import (
+    OVER,
+    S_CHAIN,
+    S_CONFIRM,
+    S_ILLEGAL,
+    S_MISMATCH,
+    S_MOVING,
+    S_PENDING,
+    S_UNDO,
+    SETUP,
+)
+
+PATHS_SHOWN = 3  # a lifted piece's jump paths are lit when it has at most this many destinations
+
+
+def _cells_of(r, p):
+    return r.board.cells_of_place(r._binding[p])
+
+
+def _mark(r, p, meaning, colour=0):
+    led = r._led_of_place[p]
+    if led != 0xFFFF:  # a single-cell place: the common case, one lookup
+        r.scene.set(led, meaning, colour)
+        return
+    sc = r.scene
+    leds = r.board.led_of_cell
+    for c in _cells_of(r, p):
+        sc.set(leds[c], meaning, colour)
+
+
+def _mark_some(r, p, meaning, occupied, count):
+    # Mark `count` cells of place p that hold (occupied) or lack pieces: the slots of a zone to fill
+    # or empty; a single-cell place is marked whatever it reads.
+    cells = _cells_of(r, p)
+    led = r.board.led_of_cell
+    if len(cells) == 1:
+        r.scene.set(led[cells[0]], meaning)
+        return
+    for c in cells:
+        if count <= 0:
+            return
+        if (r._cell_count(c) > 0) == occupied:
+            r.scene.set(led[c], meaning)
+            count -= 1
+
+
+def _turn_led(r, seat, meaning, colour):
+    _turn_led_of(r, r.game, seat, meaning, colour)
+
+
+def _turn_led_of(r, game, seat, meaning, colour):
+    leds = r.board.turn_leds
+    k = r.adapter.turn_index(game, seat)
+    if k < len(leds):
+        r.scene.set(leds[k], meaning, colour)
+
+
+def compose(r):
+    sc = r.scene
+    sc.clear()
+    if r.phase == SETUP:
+        _compose_setup(r)
+        return
+    game = r.game
+    ad = r.adapter
+    if r.phase == OVER:
+        _compose_over(r)
+        return
+    seat = game.turn
+    _turn_led(r, seat, palette.TURN, ad.colour(game, seat))
+    for s in game.placements():
+        _turn_led(r, s, palette.FINISHED, ad.colour(game, s))
+    if ad.has_dice:
+        _compose_die(r)
+    sit = r.situation
+    if sit == S_MOVING:
+        _compose_moves(r, r.partials)
+    elif sit == S_PENDING:
+        move = r.pending
+        frm, to, path, victims = ad.ends(game, move)
+        _mark(r, to, palette.CONFIRM)
+        for h in r.chain_next:
+            _mark(r, h, palette.DESTINATION)
+        for h in path[1:-1]:
+            _mark(r, h, palette.JUMP_PATH)
+        if r.partials:
+            _compose_moves(r, r.partials)
+    elif sit == S_CHAIN:
+        _mark(r, r.chain_at, palette.JUMP_PATH)
+        for h in r.chain_next:
+            _mark(r, h, palette.DESTINATION)
+    elif sit == S_CONFIRM:
+        frm, to, path, victims = ad.ends(game, r.choices[r.choice])
+        if frm >= 0:
+            _mark(r, frm, palette.CONFIRM)
+            _mark(r, to, palette.CONFIRM)
+        for v, _base in victims:
+            _mark(r, v, palette.CAPTURE_VICTIM)
+    elif sit == S_ILLEGAL:
+        _mark_some(r, r.unexpected[0], palette.ILLEGAL, True, 1)
+        _mark_some(r, r.missing[0], palette.WAY_BACK, False, 1)
+    elif sit == S_MISMATCH or sit == S_UNDO:
+        _compose_difference(r)
+
+
+def _compose_die(r):
+    game = r.game
+    sc = r.scene
+    if r.die_value:
+        waiting = ()
+        rolls = game.rolls
+        if game.phase == 0 and len(rolls) > 1:
+            ok = True
+            for v in rolls:
+                if not 1 <= v <= 6:
+                    ok = False
+            if ok:
+                waiting = tuple(rolls)
+        seat = r.die_seat if r.die_seat >= 0 else game.turn
+        colour = r.adapter.colour(game, seat)
+        sc.set_die(r.die_value, waiting, colour)
+    leds = r.board.waiting_leds
+    if game.phase == 0:
+        for k in range(len(game.rolls)):
+            if k < len(leds):
+                sc.set(leds[k], palette.WAITING_ROLL)
+
+
+def _compose_moves(r, partials):
+    game = r.game
+    table = r.table
+    ad = r.adapter
+    bases = {}
+    # Jump paths only while few destinations remain: with many, the paths would cover the board.
+    paths = len(partials) <= PATHS_SHOWN
+    for i in partials:
+        frm, to, path, victims = ad.ends(game, table.moves[i])
+        if to < 0:
+            continue
+        _mark(r, to, palette.DESTINATION)
+        if paths:
+            for k in range(1, len(path) - 1):
+                _mark(r, path[k], palette.JUMP_PATH)
+        for v, base in victims:
+            _mark(r, v, palette.CAPTURE_VICTIM)
+            bases[base] = bases.get(base, 0) + 1
+    for base in bases:
+        # the slots still empty beyond those the base should already fill
+        _mark_some(r, base, palette.CAPTURE_BASE, False, bases[base])
+
+
+def _compose_difference(r):
+    paired_u = {}
+    paired_m = {}
+    for u, m in r.pairs:
+        _mark_some(r, u, palette.MOVE_FROM, True, 1)
+        _mark_some(r, m, palette.MOVE_TO, False, 1)
+        paired_u[u] = paired_u.get(u, 0) + 1
+        paired_m[m] = paired_m.get(m, 0) + 1
+    for p in r.unexpected:
+        if paired_u.get(p, 0):
+            paired_u[p] -= 1
+        else:
+            _mark_some(r, p, palette.UNEXPECTED, True, 1)
+    for p in r.missing:
+        if paired_m.get(p, 0):
+            paired_m[p] -= 1
+        else:
+            _mark_some(r, p, palette.MISSING, False, 1)
+
+
+def _areas(r):
+    areas = r.adapter.areas()
+    if areas is not None:
+        return areas
+    out = []
+    from ludus.ludo_board import COLOURS
+
+    for s in range(4):
+        p = r.place_names.index(COLOURS[s] + ".base")
+        out.append((palette.ludo_colour(s), (p,)))
+    return out
+
+
+def _compose_setup(r):
+    if r.setup_choices:
+        # each seat of the start shown lights the turn LEDs of its points in its colour
+        game = r.adapter.position(r.setup_choices[r.setup_choice])
+        for seat in r.adapter.seats_of(game):
+            colour = r.adapter.colour(game, seat)
+            if r.adapter.family == "checkers":
+                leds = r.board.turn_leds
+                for p in game.config.seat_points[seat]:
+                    if p < len(leds):
+                        r.scene.set(leds[p], palette.PLAYER, colour)
+            else:
+                _turn_led_of(r, game, seat, palette.PLAYER, colour)
+        return
+    s = r.sensed
+    inside = bytearray(r.place_count)
+    for colour, places in _areas(r):
+        filled = False
+        for p in places:
+            inside[p] = 1
+            if s[p]:
+                filled = True
+        if not filled:
+            continue
+        for p in places:
+            for c in _cells_of(r, p):
+                led = r.board.led_of_cell[c]
+                if r._cell_count(c):
+                    r.scene.set(led, palette.PLAYER, colour)
+                else:
+                    r.scene.set(led, palette.MISSING)
+    for p in range(r.place_count):
+        if s[p] and not inside[p]:
+            _mark(r, p, palette.UNEXPECTED)
+
+
+def _compose_over(r):
+    game = r.game
+    ad = r.adapter
+    placements = game.placements()
+    for k in range(len(placements)):
+        seat = placements[k]
+        meaning = palette.WINNER if k == 0 else palette.FINISHED
+        colour = ad.colour(game, seat)
+        _turn_led(r, seat, meaning, colour)
+        if k == 0:
+            for p in _places_of_seat(r, seat):
+                _mark(r, p, meaning, colour)
+
+
+def _places_of_seat(r, seat):
+    game = r.game
+    if r.adapter.family == "checkers":
+        return game.pieces(seat)
+    out = []
+    for gi in range(seat * 4, seat * 4 + 4):
+        p = r.place_names.index(game.token_place(gi))
+        if p not in out:
+            out.append(p)
+    return out

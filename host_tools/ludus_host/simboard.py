@@ -1,0 +1,466 @@
+"""A simulated board for the referee: pieces on cells, the sensors they trigger (digital or analog, with
+flicker), the die button and a millisecond clock; plus the play-script parser (docs/play-scripts.md).
+
+    board = load_board("ludo52")
+    script = parse_script(text, board)          # NotationError naming the line for a bad line
+    sim = Simulator(board, "ludo/classic/4", seed=b"...")
+    for item in sim.run(script):                # dicts: events, frames, the end summary
+        print(json.dumps(item))
+"""
+
+import json
+import os
+from array import array
+
+from ludus import palette
+from ludus.boarddef import BoardDefinition
+from ludus.errors import BoardDefinitionError, LudusError, NotationError
+from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
+from ludus.sensing import Calibration, Occupancy
+
+TICK_MS = 10
+GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
+CARRY_MS = 100  # lift-to-place time of a `move`
+SLIDE_MS = 60  # time a slid piece spends on each cell it crosses
+FLICKER_MS = 20
+LONG_PRESS_MS = 800
+ANALOG_LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2+ magnets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOARDS_DIR = os.path.join(ROOT, "hardware", "boards")
+
+
+def load_board(name):
+    """A board definition from a file path or a name in hardware/boards (ludo52, checkers...)."""
+    path = name
+    if not os.path.exists(path):
+        candidate = os.path.join(BOARDS_DIR, name if name.endswith(".json") else name + ".json")
+        if not os.path.exists(candidate):
+            known = sorted(f[:-5] for f in os.listdir(BOARDS_DIR) if f.endswith(".json"))
+            raise BoardDefinitionError("board %r: no such file, and not one of %s" % (name, ", ".join(known)))
+        path = candidate
+    return BoardDefinition.load(path)
+
+
+# ---- the script -------------------------------------------------------------------------------------
+
+# verb -> (minimum, maximum) argument count; None: no maximum
+VERBS = {
+    "lift": (1, 1),
+    "place": (1, 1),
+    "move": (2, 2),
+    "slide": (2, None),
+    "press": (0, 0),
+    "long": (0, 0),
+    "wait": (1, 1),
+    "die": (1, None),
+    "power": (0, 0),
+    "flicker": (1, 2),
+    "setup": (0, 1),
+    "clear": (0, 0),
+    "expect": (2, None),
+}
+EXPECTS = ("situation", "phase", "turn", "event", "no-event", "position", "lit")
+
+
+class Action:
+    """One script line: its number, verb, arguments and the pause after it (ms)."""
+
+    def __init__(self, line, verb, args, gap):
+        self.line = line
+        self.verb = verb
+        self.args = args
+        self.gap = gap
+
+    def __repr__(self):
+        return "<line %d: %s %s>" % (self.line, self.verb, " ".join(self.args))
+
+
+def _cell_names(board):
+    names = {}
+    for i in range(board.cell_count):
+        names[board.cell_ids[i]] = i
+    return names
+
+
+def _zone_names(board):
+    zones = {}
+    for pid in range(len(board.place_names)):
+        cells = board.cells_of_place(pid)
+        if len(cells) > 1:
+            zones[board.place_names[pid]] = cells
+    return zones
+
+
+def parse_script(text, board):
+    """The actions of a play script; NotationError "line N: ..." for the first bad line."""
+    cells = _cell_names(board)
+    zones = _zone_names(board)
+    actions = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        gap = GAP_MS
+        if words[-1].startswith("@"):
+            tail = words.pop()
+            if not tail[1:].isdigit():
+                raise NotationError(
+                    "line %d: %r: a pause is @ followed by milliseconds, like @50" % (number, tail)
+                )
+            gap = int(tail[1:])
+            if not words:
+                raise NotationError("line %d: a pause %s needs an action before it" % (number, tail))
+        verb = words[0].lower()
+        args = words[1:]
+        if verb == "longpress":
+            verb = "long"
+        if verb not in VERBS:
+            raise NotationError(
+                "line %d: unknown action %r (expected one of %s)"
+                % (number, words[0], ", ".join(sorted(VERBS)))
+            )
+        lo, hi = VERBS[verb]
+        if len(args) < lo or (hi is not None and len(args) > hi):
+            want = str(lo) if lo == hi else ("%d or more" % lo if hi is None else "%d to %d" % (lo, hi))
+            raise NotationError("line %d: %s takes %s argument(s), got %d" % (number, verb, want, len(args)))
+        if verb in ("lift", "place", "move", "slide", "flicker"):
+            names = args if verb != "flicker" else args[:1]
+            for name in names:
+                if name not in cells and name not in zones:
+                    raise NotationError(
+                        "line %d: %s: no cell %r on board %s" % (number, verb, name, board.name)
+                    )
+            if verb == "slide":
+                for name in args:
+                    if name in zones:
+                        raise NotationError("line %d: slide: %r is a zone; name its slots" % (number, name))
+        if verb in ("wait", "flicker") and len(args) == (1 if verb == "wait" else 2):
+            if not args[-1].isdigit():
+                raise NotationError(
+                    "line %d: %s: %r is not a number of milliseconds" % (number, verb, args[-1])
+                )
+        if verb == "wait":
+            gap = 0
+        if verb == "die":
+            for v in args:
+                if v not in ("1", "2", "3", "4", "5", "6"):
+                    raise NotationError("line %d: die: %r is not a die value 1..6" % (number, v))
+        if verb == "expect" and args[0] not in EXPECTS:
+            raise NotationError(
+                "line %d: expect %r: expected one of %s" % (number, args[0], ", ".join(EXPECTS))
+            )
+        actions.append(Action(number, verb, args, gap))
+    return actions
+
+
+# ---- the physical board -----------------------------------------------------------------------------
+
+
+class SimBoard:
+    """Pieces per cell and the sensor levels they give (digital, or analog via ANALOG_LEVELS)."""
+
+    def __init__(self, board, analog=False):
+        self.board = board
+        self.analog = analog
+        self.counts = bytearray(board.cell_count)
+        self.flicker_until = {}  # cell -> ms until which its sensor reads wrong
+        self.cells = _cell_names(board)
+        self.zones = _zone_names(board)
+        self.levels = (
+            array("H", [ANALOG_LEVELS[0]] * board.channel_count) if analog else bytearray(board.channel_count)
+        )
+
+    def occupancy(self, settle_ms):
+        if self.analog:
+            cal = Calibration.uniform(self.board.channel_count, *ANALOG_LEVELS)
+            return Occupancy(self.board.channel_count, settle_ms=settle_ms, analog=True, calibration=cal)
+        return Occupancy(self.board.channel_count, settle_ms=settle_ms)
+
+    def resolve(self, name, want_piece):
+        """The cell index a name means: a cell id, or a zone (its first slot with / without a piece)."""
+        if name in self.cells:
+            return self.cells[name]
+        for c in self.zones[name]:
+            if (self.counts[c] > 0) == want_piece:
+                return c
+        raise NotationError(
+            "%s: no %s slot in zone %s"
+            % ("lift" if want_piece else "place", "filled" if want_piece else "empty", name)
+        )
+
+    def lift(self, name):
+        c = self.resolve(name, True)
+        if not self.counts[c]:
+            raise NotationError("lift %s: there is no piece on %s" % (name, self.board.cell_ids[c]))
+        self.counts[c] -= 1
+        return c
+
+    def place(self, name):
+        c = self.resolve(name, False)
+        self.counts[c] += 1
+        return c
+
+    def fill(self, place_counts, binding_names):
+        """Put pieces on the board so each place holds place_counts[i] (zones: slot by slot)."""
+        board = self.board
+        for i in range(len(self.counts)):
+            self.counts[i] = 0
+        for g in range(len(binding_names)):
+            n = place_counts[g]
+            if not n:
+                continue
+            cells = board.cells_of_place(board.place_id(binding_names[g]))
+            if len(cells) == 1:
+                self.counts[cells[0]] = n
+            else:
+                for k in range(n):
+                    self.counts[cells[k % len(cells)]] += 1
+
+    def read(self, now_ms):
+        """The levels of every channel at now_ms."""
+        board = self.board
+        levels = self.levels
+        for c in range(board.cell_count):
+            n = self.counts[c]
+            until = self.flicker_until.get(c)
+            if until is not None:
+                if now_ms < until:
+                    n = 0 if n else 1
+                else:
+                    del self.flicker_until[c]
+            ch = board.channel_of_cell[c]
+            if self.analog:
+                levels[ch] = ANALOG_LEVELS[n if n < 2 else 2]
+            else:
+                levels[ch] = 1 if n else 0
+        return levels
+
+
+# ---- running a script -------------------------------------------------------------------------------
+
+
+def _colour_name(colour):
+    return palette.COLOUR_NAMES[colour]
+
+
+class Simulator:
+    """Drives a Referee with a SimBoard through the actions of a script.
+
+    preset: as Referee takes it. seed: dice seed (bytes/hex) for reproducible rolls. frames: "full"
+    (lights and GRB hex), "lights" or "none". analog: simulate analog sensors that count stacks."""
+
+    def __init__(self, board, preset, seed=None, frames="full", analog=None, settle_ms=200):
+        self.board = board
+        self.preset = preset
+        self.seed = seed
+        self.frames = frames
+        if analog is None:
+            analog = board.sensor_kind == "analog"
+        self.sim = SimBoard(board, analog)
+        self.settle_ms = settle_ms
+        self.now = 0
+        self.line = 0
+        self.forced = []
+        self.frame = bytearray(3 * board.led_count)
+        self.names = {}
+        for c in range(board.cell_count):
+            self.names[board.led_of_cell[c]] = board.cell_ids[c]
+        for role, leds in (
+            ("turn", board.turn_leds),
+            ("die", board.die_pip_leds),
+            ("waiting", board.waiting_leds),
+        ):
+            for k in range(len(leds)):
+                self.names[leds[k]] = "%s.%d" % (role, k)
+        self.all_events = []
+        self.referee = self._new_referee()
+
+    def _new_referee(self):
+        ref = Referee(self.board, self.preset, occupancy=self.sim.occupancy(self.settle_ms), seed=self.seed)
+        ref.forced_rolls = self.forced
+        return ref
+
+    # -- output --
+
+    def _out(self, item):
+        out = {"t": self.now, "line": self.line}
+        if "event" in item:
+            out["event"] = item["event"]
+        out.update(item)
+        return out
+
+    def _frame_item(self):
+        ref = self.referee
+        ref.render(self.now, self.frame)
+        lights = []
+        for led, meaning, colour in ref.lights():
+            entry = [self.names.get(led, "led%d" % led), palette.meaning_name(meaning)]
+            if colour and palette.is_player_coloured(meaning):
+                entry.append(_colour_name(colour))
+            lights.append(entry)
+        item = {"frame": ref.describe(), "lights": lights}
+        if ref.die_value and ref.phase == 1:
+            item["die"] = ref.die_value
+        if self.frames == "full":
+            item["grb"] = self.frame.hex()
+        return self._out(item)
+
+    def _step(self, button=NO_PRESS):
+        levels = self.sim.read(self.now)
+        changed = self.referee.tick(levels, self.now, button)
+        out = []
+        for ev in self.referee.take_events():
+            self.all_events.append(ev)
+            out.append(self._out(dict(ev)))
+        if changed and self.frames != "none":
+            out.append(self._frame_item())
+        self.now += TICK_MS
+        return out
+
+    def _run_for(self, ms, button=NO_PRESS):
+        out = self._step(button)
+        end = self.now + ms - TICK_MS
+        while self.now < end:
+            out.extend(self._step())
+        return out
+
+    # -- actions --
+
+    def run(self, actions):
+        """Yield the output dicts of each action in turn; a physically impossible action raises
+        NotationError naming its line (everything before it has been yielded)."""
+        yield from self._run_for(TICK_MS)
+        for action in actions:
+            self.line = action.line
+            try:
+                yield from self._do(action)
+            except LudusError as exc:
+                raise NotationError("line %d: %s" % (action.line, exc)) from None
+        yield self._out(self.summary())
+
+    def summary(self):
+        ref = self.referee
+        item = {"end": ref.describe()}
+        if ref.game is not None:
+            item["position"] = ref.game.notation()
+            item["actions"] = list(ref.record.actions)
+        return item
+
+    def _do(self, a):
+        verb = a.verb
+        args = a.args
+        sim = self.sim
+        if verb == "lift":
+            sim.lift(args[0])
+        elif verb == "place":
+            sim.place(args[0])
+        elif verb == "move":
+            sim.lift(args[0])
+            yield from self._run_for(CARRY_MS)
+            sim.place(args[1])
+        elif verb == "slide":
+            sim.lift(args[0])
+            c = sim.place(args[1])
+            for name in args[2:]:
+                yield from self._run_for(SLIDE_MS)
+                sim.counts[c] -= 1
+                c = sim.place(name)
+        elif verb == "press":
+            yield from self._run_for(TICK_MS, SHORT_PRESS)
+        elif verb == "long":
+            yield from self._run_for(LONG_PRESS_MS, LONG_PRESS)
+        elif verb == "wait":
+            yield from self._run_for(int(args[0]))
+        elif verb == "die":
+            self.forced.extend(int(v) for v in args)
+            return
+        elif verb == "flicker":
+            c = sim.resolve(args[0], True) if args[0] in sim.zones else sim.cells[args[0]]
+            sim.flicker_until[c] = self.now + (int(args[1]) if len(args) > 1 else FLICKER_MS)
+        elif verb == "power":
+            state = self.referee.state()
+            saved = json.loads(json.dumps(state))  # what a journal would hold
+            yield self._out({"event": "power_cut"})
+            self.referee = self._new_referee()
+            self.referee.restore(saved)
+        elif verb == "setup":
+            self._setup(args[0] if args else None)
+        elif verb == "clear":
+            for i in range(len(sim.counts)):
+                sim.counts[i] = 0
+        elif verb == "expect":
+            self._expect(args)
+            return
+        if a.gap:
+            yield from self._run_for(a.gap)
+
+    def _setup(self, start):
+        ref = self.referee
+        ad = ref.adapter
+        if start is None:
+            text = self.preset
+            game = None
+            for name, g in ad.starts():
+                if name == text:
+                    game = g
+            if game is None:
+                game = (
+                    ad.position(text)
+                    if "/" in text and text.count("/") >= (1 if ad.family == "checkers" else 2)
+                    else None
+                )
+            if game is None:
+                raise NotationError("setup: %r is not a start; give one, like setup ludo/classic/4" % text)
+        else:
+            game = ad.position(start)
+        counts = bytearray(len(game.place_names))
+        game.fill_counts(counts)
+        self.sim.fill(counts, game.place_names)
+
+    def _expect(self, args):
+        ref = self.referee
+        what = args[0]
+        rest = args[1:]
+        if what == "situation":
+            got = ref.describe().get("situation", "-")
+        elif what == "phase":
+            got = ref.describe()["phase"]
+        elif what == "turn":
+            got = str(ref.game.turn) if ref.game is not None else "-"
+        elif what == "position":
+            got = ref.game.notation() if ref.game is not None else "-"
+            if got != " ".join(rest):
+                raise NotationError("expect position: the game is at %r" % got)
+            return
+        elif what in ("event", "no-event"):
+            want = " ".join(rest)
+            found = False
+            for ev in self.all_events:
+                text = ev["event"]
+                if "move" in ev:
+                    text += " " + ev["move"]
+                if text == want or ev["event"] == want:
+                    found = True
+            self.all_events = []
+            if found != (what == "event"):
+                raise NotationError(
+                    "expect %s %s: %s" % (what, want, "not seen" if what == "event" else "seen")
+                )
+            return
+        elif what == "lit":
+            cell = rest[0]
+            meaning = rest[1] if len(rest) > 1 else None
+            led = self.board.led_of_cell[self.sim.cells[cell]] if cell in self.sim.cells else None
+            if led is None:
+                raise NotationError("expect lit: no cell %r" % cell)
+            m = ref.scene.meaning_at(led)
+            name = palette.meaning_name(m)
+            if meaning is None and m == 0:
+                raise NotationError("expect lit %s: it is dark" % cell)
+            if meaning is not None and name != " ".join(rest[1:]):
+                raise NotationError("expect lit %s %s: it shows %r" % (cell, " ".join(rest[1:]), name))
+            return
+        if got != " ".join(rest):
+            raise NotationError("expect %s %s: it is %s" % (what, " ".join(rest), got))

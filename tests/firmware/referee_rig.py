@@ -1,0 +1,328 @@
+"""A physical-board stand-in for referee tests, MicroPython-compatible: pieces per cell, sensor levels,
+a clock and the button, driving a real Referee.
+
+Under CPython the rig loads the real board file and the real sensing (debounce, settle time); under the
+MicroPython unix port's 160K heap the whole stack does not fit beside a test, so it builds a compact
+board with the same places from the game's geometry and an occupancy that settles at once (every
+intermediate state reaches the referee: a harsher test of the inference)."""
+
+import gc
+from array import array
+
+import support
+from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
+
+TICK = 10
+SEED = bytes(32)
+
+
+def _root():
+    try:
+        here = __file__
+    except NameError:
+        return "."
+    i = here.rfind("/")
+    path = here[:i] if i > 0 else "."
+    return path + "/../.."
+
+
+class CompactBoard:
+    """The slice of BoardDefinition the referee uses, for one game, without a definition file:
+    one cell per place (four per zone, at the end), channel = LED = cell index, coarse positions."""
+
+    def __init__(self, place_names, xy, turn_count, die_pips):
+        self.name = "compact"
+        self.sensor_kind = "digital"
+        self.place_names = place_names
+        n = len(place_names)
+        zones = [p for p in range(n) if place_names[p].endswith(".base") or place_names[p].endswith(".home")]
+        self._zone_first = {}
+        cells = list(range(n))
+        for p in zones:
+            self._zone_first[p] = len(cells) - 1 + 1
+            cells.extend([p, p, p])
+        self._zones = zones
+        self.cell_count = len(cells)
+        self.place_of_cell = array("H", cells)
+        self.channel_of_cell = array("H", range(len(cells)))
+        self.led_of_cell = self.channel_of_cell
+        self.cell_of_channel = self.channel_of_cell
+        self.cell_x = array("h", [xy(p)[0] for p in cells])
+        self.cell_y = array("h", [xy(p)[1] for p in cells])
+        self.channel_count = len(cells)
+        k = len(cells)
+        self.turn_leds = array("H", range(k, k + turn_count))
+        k += turn_count
+        self.die_pip_leds = array("H", range(k, k + die_pips))
+        k += die_pips
+        self.waiting_leds = array("H", range(k, k + (3 if die_pips else 0)))
+        self.led_count = k + len(self.waiting_leds)
+        self.ma_per_channel = 20
+        self.idle_ma = 1
+        self.supply_ma = 500
+        self.reserved_ma = 100
+
+    def bind(self, names):
+        assert len(names) == len(self.place_names) and names[-1] == self.place_names[-1]
+        return array("H", range(len(names)))
+
+    def game_place_of_cell(self, binding):
+        return self.place_of_cell
+
+    def cells_of_place(self, pid):
+        first = self._zone_first.get(pid)
+        if first is None:
+            return (pid,)
+        return (pid, first, first + 1, first + 2)
+
+    def place_id(self, name):
+        return self.place_names.index(name)
+
+    def cell_id(self, c):
+        p = self.place_of_cell[c]
+        name = self.place_names[p]
+        slots = self.cells_of_place(p)
+        return name if len(slots) == 1 else "%s.%d" % (name, slots.index(c))
+
+
+def compact_board(game_kind):
+    if game_kind == "fake":
+        from referee_fake import NAMES
+
+        return CompactBoard(NAMES, lambda p: (p * 25, 0), 2, 0)
+    if game_kind == "checkers":
+        from ludus.checkers_board import COL, PLACE_NAMES, ROW
+
+        return CompactBoard(PLACE_NAMES, lambda p: (COL[p] * 25 // 2, ROW[p] * 22), 6, 0)
+    from ludus.ludo_board import Geometry
+    from ludus.ludo_rules import rules_from_spec
+
+    track = int(game_kind[4:])
+    rules = rules_from_spec("classic" if track == 52 else ("hebrew-40" if track == 40 else "hebrew-56"))
+    names = Geometry(rules).place_names
+
+    def xy(p):
+        return (p % 16) * 25, (p // 16) * 25
+
+    return CompactBoard(names, xy, 4, 7)
+
+
+def load_board(game_kind):
+    from ludus.boarddef import BoardDefinition
+
+    name = game_kind if game_kind != "checkers" else "checkers"
+    return BoardDefinition.load(_root() + "/hardware/boards/%s.json" % name)
+
+
+class InstantOccupancy:
+    """An occupancy whose settled state follows the levels on every tick (no debounce or settle)."""
+
+    def __init__(self, n, analog=False):
+        self.analog = analog
+        self.settled = bytearray(n)
+
+    def reset(self, levels, now_ms):
+        self.settled[:] = levels
+
+    def update(self, levels, now_ms):
+        if levels == self.settled:
+            return False
+        self.settled[:] = levels
+        return True
+
+
+class Rig:
+    """A board with pieces, a clock and the button, wired to a Referee."""
+
+    def __init__(self, preset, board_kind, real=None, seed=SEED, lights=None):
+        if real is None:
+            real = not support.IS_MICROPYTHON
+        if lights is None:
+            lights = not support.IS_MICROPYTHON
+        gc.collect()
+        self.real = real
+        self.lights = lights
+        if board_kind == "fake":
+            real = False
+        self.board = load_board(board_kind) if real else compact_board(board_kind)
+        self.adapter = None
+        if board_kind == "fake":
+            from referee_fake import FakeAdapter
+
+            self.adapter = FakeAdapter()
+        b = self.board
+        self.preset = preset
+        self.seed = seed
+        self.counts = bytearray(b.cell_count)
+        self.levels = bytearray(b.channel_count)
+        self.now = 0
+        self.flicker = {}
+        self.referee = self._referee()
+        self.events = []
+        self.frames = 0
+
+    def _referee(self):
+        b = self.board
+        if self.real:
+            from ludus.sensing import Occupancy
+
+            occ = Occupancy(b.channel_count)
+        else:
+            occ = InstantOccupancy(b.channel_count)
+        scene = None if self.lights else False
+        return Referee(b, self.preset, occupancy=occ, seed=self.seed, scene=scene, adapter=self.adapter)
+
+    # -- the physical board --
+
+    def cell(self, name, want_piece=None):
+        """A cell index from a cell id or a place name (for a zone: a slot with / without a piece)."""
+        b = self.board
+        dot = name.rfind(".")
+        if dot > 0 and name[dot + 1 :].isdigit():  # a zone slot: green.base.2
+            return b.cells_of_place(b.place_id(name[:dot]))[int(name[dot + 1 :])]
+        pid = b.place_id(name)
+        cells = b.cells_of_place(pid)
+        if len(cells) == 1:
+            return cells[0]
+        for c in cells:
+            if want_piece is None or (self.counts[c] > 0) == want_piece:
+                return c
+        raise AssertionError("no suitable slot in %s" % name)
+
+    def lift(self, name, settle=True):
+        c = self.cell(name, True)
+        assert self.counts[c] > 0, "no piece on " + name
+        self.counts[c] -= 1
+        if settle:
+            self.settle()
+
+    def place(self, name, settle=True):
+        self.counts[self.cell(name, False)] += 1
+        if settle:
+            self.settle()
+
+    def move(self, frm, to):
+        self.lift(frm, False)
+        self.run(50)
+        self.place(to)
+
+    def slide(self, names):
+        c = self.cell(names[0], True)
+        self.counts[c] -= 1
+        for name in names[1:]:
+            c = self.cell(name, False)
+            self.counts[c] += 1
+            self.run(60)
+            if name != names[-1]:
+                self.counts[c] -= 1
+        self.settle()
+
+    def fill(self, game):
+        """Put the pieces of a game position on the board."""
+        b = self.board
+        counts = bytearray(len(game.place_names))
+        game.fill_counts(counts)
+        for i in range(len(self.counts)):
+            self.counts[i] = 0
+        binding = b.bind(game.place_names)
+        for g in range(len(counts)):
+            cells = b.cells_of_place(binding[g])
+            for k in range(counts[g]):
+                self.counts[cells[k % len(cells)] if len(cells) > 1 else cells[0]] += 1
+
+    def flick(self, name, ms=20):
+        self.flicker[self.cell(name)] = self.now + ms
+
+    def start_at(self, start):
+        """Continue from a position (a notation or named start) as if restored after a power cut, with
+        its pieces on the board."""
+        from ludus.dice import Dice
+        from ludus.games import position
+        from ludus.record import GameRecord
+
+        dice = Dice(self.seed)
+        record = GameRecord(start, {}, dice.commitment())
+        self.fill(position(start))
+        self.settle()
+        self.referee.restore({"record": record.to_json(), "seed": dice.seed_hex(), "dice_used": 0})
+        self.settle()
+        self.take()
+
+    def die(self, *values):
+        """The next die values (deterministic dice)."""
+        self.referee.forced_rolls.extend(values)
+
+    # -- time and the button --
+
+    def tick(self, button=NO_PRESS):
+        b = self.board
+        lv = self.levels
+        for c in range(b.cell_count):
+            v = 1 if self.counts[c] else 0
+            until = self.flicker.get(c)
+            if until is not None:
+                if self.now < until:
+                    v = 1 - v
+                else:
+                    del self.flicker[c]
+            lv[b.channel_of_cell[c]] = v
+        if self.referee.tick(lv, self.now, button):
+            self.frames += 1
+        self.events.extend(self.referee.take_events())
+        self.now += TICK
+
+    def run(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.tick()
+
+    def settle(self):
+        self.run(400 if self.real else TICK)
+
+    def press(self):
+        self.tick(SHORT_PRESS)
+        self.settle()
+
+    def long_press(self):
+        self.tick(LONG_PRESS)
+        self.settle()
+
+    def power_cut(self):
+        import json
+
+        state = json.loads(json.dumps(self.referee.state()))
+        forced = self.referee.forced_rolls
+        self.referee = None
+        gc.collect()
+        self.referee = self._referee()
+        self.referee.forced_rolls = forced
+        self.referee.restore(state)
+        self.settle()
+
+    # -- looking --
+
+    def take(self, name=None):
+        """The events since the last take (only those named `name`, if given)."""
+        out = self.events
+        self.events = []
+        if name is None:
+            return out
+        return [e for e in out if e["event"] == name]
+
+    def situation(self):
+        from ludus.referee import SITUATION_NAMES
+
+        return SITUATION_NAMES[self.referee.situation]
+
+    def lit(self, name, meaning):
+        """True if the cell (cell id or single-cell place name) shows the palette meaning; always True
+        when the rig runs without lights (MicroPython's tight heap: lights are checked on CPython)."""
+        if not self.lights:
+            return True
+        from ludus import palette
+
+        got = self.referee.scene.meaning_at(self.board.led_of_cell[self.cell(name)])
+        return palette.meaning_name(got) == meaning
+
+    def moves(self):
+        return list(self.referee.record.actions)

@@ -1,0 +1,76 @@
+"""Whole-state move inference on hand-made moves: exact matches, moves under way, foreign states,
+presence-sensor saturation, carried-not-conjured pieces and nearest pairing of differences."""
+
+from ludus.referee_infer import FOREIGN, IDLE, MATCH, PARTIAL, MoveTable, classify, diff_places, pair_nearest
+
+# places 0..5 are squares (one cell each), 6 is a base zone of 4 slots
+CAP = bytearray([1, 1, 1, 1, 1, 1, 4])
+
+
+def table(expected, moves):
+    # moves: list of change lists; each move is represented by its index
+    return MoveTable(list(range(len(moves))), lambda i: moves[i], bytearray(expected), CAP)
+
+
+def judge(t, sensed, seen=None):
+    exp_sat = bytearray(t.expected)
+    for p in range(len(exp_sat)):
+        if exp_sat[p] > CAP[p]:
+            exp_sat[p] = CAP[p]
+    diffs = []
+    diff_places(bytearray(sensed), exp_sat, diffs)
+    return classify(t, bytearray(sensed), exp_sat, diffs, seen)
+
+
+def test_a_step_matches_and_a_lift_is_partial():
+    t = table([1, 0, 0, 0, 0, 0, 0], [[(0, -1), (1, 1)], [(0, -1), (2, 1)]])
+    assert judge(t, [1, 0, 0, 0, 0, 0, 0])[0] == IDLE
+    kind, matches, partials = judge(t, [0, 0, 1, 0, 0, 0, 0])
+    assert kind == MATCH and matches == [1]
+    kind, matches, partials = judge(t, [0, 0, 0, 0, 0, 0, 0])
+    assert kind == PARTIAL and sorted(partials) == [0, 1]
+    assert judge(t, [0, 0, 0, 1, 0, 0, 0])[0] == FOREIGN  # put down where no move goes
+
+
+def test_a_capture_matches_in_either_order():
+    # mover 0 -> 3, victim on 3 goes to the base zone 6; square 3 is touched with net 0
+    t = table([1, 0, 0, 1, 0, 0, 1], [[(0, -1), (3, 1), (3, -1), (6, 1), (3, 0)]])
+    assert judge(t, [1, 0, 0, 0, 0, 0, 1])[0] == PARTIAL  # victim lifted first
+    assert judge(t, [1, 0, 0, 0, 0, 0, 2])[0] == PARTIAL  # ... and put in its base
+    assert judge(t, [0, 0, 0, 1, 0, 0, 1])[0] == PARTIAL  # or: the mover stands on the victim
+    assert judge(t, [0, 0, 0, 1, 0, 0, 2])[0] == MATCH
+
+
+def test_pieces_are_not_conjured():
+    # the only move goes 0 -> 2; a piece appearing on 2 while 0 is still full is not that move
+    t = table([1, 0, 0, 0, 0, 0, 0], [[(0, -1), (2, 1)]])
+    assert judge(t, [1, 0, 1, 0, 0, 0, 0])[0] == FOREIGN
+
+
+def test_a_stack_hides_a_lift_from_presence_sensors():
+    # two pieces on 0 (the sensor says one); one moves 0 -> 1
+    t = table([2, 0, 0, 0, 0, 0, 0], [[(0, -1), (1, 1)]])
+    kind, matches, _ = judge(t, [1, 1, 0, 0, 0, 0, 0])
+    assert kind == MATCH and matches == [0]
+
+
+def test_moves_that_look_the_same_both_match_and_seen_squares_decide():
+    # from 0 to 3 or to 4, each capturing a lone opponent there (net 0 on the square): identical readings
+    moves = [
+        [(0, -1), (3, 0), (6, 1)],
+        [(0, -1), (4, 0), (6, 1)],
+    ]
+    t = table([1, 0, 0, 1, 1, 0, 0], moves)
+    kind, matches, _ = judge(t, [0, 0, 0, 1, 1, 0, 1])
+    assert kind == MATCH and sorted(matches) == [0, 1]
+    seen = bytearray(7)
+    seen[4] = 1  # square 4 was seen empty while the move went on
+    kind, matches, _ = judge(t, [0, 0, 0, 1, 1, 0, 1], seen)
+    assert matches == [1]
+
+
+def test_nearest_pairs():
+    xy = [(0, 0), (10, 0), (100, 0), (110, 0)]
+    pairs = pair_nearest([0, 2], [3, 1], lambda p: xy[p])
+    assert sorted(pairs) == [(1, 0), (3, 2)]
+    assert pair_nearest([0], [], lambda p: xy[p]) == []

@@ -1,0 +1,117 @@
+"""`ludus play`: scripts of physical actions drive the referee on a simulated board; events and frames
+come out as JSON lines; bad scripts get an error naming the line; the documented examples run."""
+
+import json
+import os
+import re
+
+import pytest
+from ludus.errors import NotationError
+from ludus_host import cli
+from ludus_host.simboard import Simulator, load_board, parse_script
+from tools import ROOT
+
+
+def play(tmp_path, capsys, text, board, game, *extra):
+    path = tmp_path / "s.play"
+    path.write_text(text)
+    code = cli.main(["play", str(path), "--board", board, "--game", game, *extra])
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    return code, lines, err
+
+
+def events(lines, name):
+    return [item for item in lines if item.get("event") == name]
+
+
+def test_a_checkers_move_comes_out_as_events_and_frames(tmp_path, capsys):
+    code, lines, err = play(tmp_path, capsys, "setup\nlift h7\nplace h16\n", "checkers", "checkers/2")
+    assert code == 0, err
+    assert events(lines, "new_game")[0]["start"] == "checkers/2"
+    assert [e["move"] for e in events(lines, "move")] == ["h7-h16"]
+    frames = [item for item in lines if "frame" in item]
+    lifted = [f for f in frames if f["frame"].get("situation") == "moving"]
+    assert lifted and ["h16", "destination"] in lifted[0]["lights"]
+    assert all(len(f["grb"]) == 2 * 3 * 127 for f in frames)
+    assert lines[-1]["actions"] == ["h7-h16"]
+
+
+def test_frames_can_be_left_out(tmp_path, capsys):
+    code, lines, _ = play(
+        tmp_path, capsys, "setup\nmove h7 h16\n", "checkers", "checkers/2", "--frames", "none"
+    )
+    assert code == 0
+    assert not [item for item in lines if "frame" in item]
+
+
+def test_a_bad_line_is_named_and_nothing_runs(tmp_path, capsys):
+    code, lines, err = play(tmp_path, capsys, "setup\nlift h7\njump h5\n", "checkers", "checkers/2")
+    assert code == 2
+    assert lines == []
+    assert "line 3" in err and "unknown action 'jump'" in err
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("lift h999\n", "line 1: lift: no cell 'h999'"),
+        ("wait soon\n", "line 1: wait: 'soon' is not a number"),
+        ("die 7\n", "line 1: die: '7' is not a die value"),
+        ("move h1\n", "line 1: move takes 2 argument(s), got 1"),
+        ("press @x\n", "line 1: '@x'"),
+        ("expect colour red\n", "line 1: expect 'colour'"),
+    ],
+)
+def test_script_errors_name_the_line_and_problem(text, message):
+    board = load_board("checkers")
+    with pytest.raises(NotationError) as info:
+        parse_script(text, board)
+    assert message in str(info.value)
+
+
+def test_an_impossible_action_stops_after_the_output_so_far(tmp_path, capsys):
+    code, lines, err = play(tmp_path, capsys, "setup\nmove h7 h16\nlift h60\n", "checkers", "checkers/2")
+    assert code == 2
+    assert [e["move"] for e in events(lines, "move")] == ["h7-h16"]
+    assert "line 3" in err and "no piece on h60" in err
+
+
+def test_a_failed_expectation_is_an_error(tmp_path, capsys):
+    code, _, err = play(tmp_path, capsys, "setup\nexpect turn 1\n", "checkers", "checkers/2")
+    assert code == 2 and "line 2: expect turn 1: it is 0" in err
+
+
+def test_unknown_board_is_refused(tmp_path, capsys):
+    code, _, err = play(tmp_path, capsys, "setup\n", "nosuchboard", "checkers/2")
+    assert code == 2 and "nosuchboard" in err
+
+
+def test_slides_and_flicker_do_not_register_the_cells_between(tmp_path, capsys):
+    text = "setup\nflicker h30\nslide h7 h11 h16\n"
+    code, lines, err = play(tmp_path, capsys, text, "checkers", "checkers/2")
+    assert code == 0, err
+    assert [e["move"] for e in events(lines, "move")] == ["h7-h16"]
+    assert not events(lines, "mismatch")
+
+
+def test_power_cut_restores_the_game_from_its_record():
+    board = load_board("ludo52")
+    text = "setup\ndie 6 2\npress\npress\ndie 6 4\npress\npress\nmove green.base t0\npower\nmove t0 t4\n"
+    sim = Simulator(board, "ludo/classic/2", seed="00" * 32, frames="none")
+    out = list(sim.run(parse_script(text, board)))
+    assert [e["event"] for e in out if e.get("event") in ("power_cut", "restored")] == [
+        "power_cut",
+        "restored",
+    ]
+    assert out[-1]["actions"][-2:] == ["6 green.0 base-t0", "4 green.0 t0-t4"]
+
+
+def test_the_documented_examples_run(tmp_path, capsys):
+    text = open(os.path.join(ROOT, "docs", "play-scripts.md")).read()
+    blocks = re.findall(r"```play (\S+) (\S+)\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for board, game, script in blocks:
+        code, lines, err = play(tmp_path, capsys, script, board, game, "--frames", "lights")
+        assert code == 0, (board, err)
+        assert events(lines, "move")
