@@ -37,6 +37,7 @@ from ludus.checkers_config import (  # noqa: F401
 )
 from ludus.checkers_moves import (  # noqa: F401
     ALL_HOLES,
+    MAX_COUNT,
     NO_HOLES,
     PASS,
     PASS_CODE,
@@ -45,6 +46,7 @@ from ludus.checkers_moves import (  # noqa: F401
     long_hops,
     moves_of,
     parse_hole,
+    whole_number,
 )
 from ludus.errors import ConfigError, IllegalMoveError, NotationError
 
@@ -576,14 +578,18 @@ def from_notation(text):
         config = CheckersConfig(spec, opts)
     except ConfigError as exc:
         raise NotationError(str(exc.args[0])) from None
-    if not turn_text.isdigit() or len(turn_text) > 1:
+    turn = whole_number(turn_text)
+    if turn < 0:
         raise NotationError("seat to move %r: expected a seat number" % turn_text)
-    turn = int(turn_text)
+    if turn >= config.seats:
+        raise NotationError(
+            "seat %s to move: setup %s has seats 0..%d" % (turn_text, config.spec, config.seats - 1)
+        )
     board = _parse_occupancy(occupancy)
     finished = []
     if finished_text != "-":
         for ch in finished_text:
-            if not ch.isdigit() or int(ch) >= config.seats:
+            if whole_number(ch) < 0 or int(ch) >= config.seats:
                 raise NotationError(
                     "finished seats %r: %r is not a seat of setup %s (0..%d)"
                     % (finished_text, ch, config.spec, config.seats - 1)
@@ -591,9 +597,13 @@ def from_notation(text):
             if int(ch) in finished:
                 raise NotationError("finished seats %r: seat %s listed twice" % (finished_text, ch))
             finished.append(int(ch))
-    if not plies_text.isdigit() or (plies_text[0] == "0" and plies_text != "0"):
-        raise NotationError("move count %r: expected a number without leading zeros" % plies_text)
-    plies = int(plies_text)
+    plies = whole_number(plies_text)
+    if plies < 0:
+        raise NotationError(
+            "move count %r: expected a whole number in digits 0-9 without leading zeros" % plies_text
+        )
+    if plies > MAX_COUNT:
+        raise NotationError("move count %r: at most %d" % (plies_text, MAX_COUNT))
     _check_position(config, board, turn, finished, plies, NotationError)
     return CheckersGame(config, board, turn, finished, plies)
 
@@ -613,12 +623,12 @@ def _parse_occupancy(text):
         i = 0
         while i < len(row):
             ch = row[i]
-            if ch.isdigit():
+            if ch in "0123456789":
                 j = i
-                while j < len(row) and row[j].isdigit():
+                while j < len(row) and row[j] in "0123456789":
                     j += 1
-                run = int(row[i:j])
-                if run == 0 or row[i] == "0":
+                run = whole_number(row[i:j])
+                if run <= 0:
                     raise NotationError("occupancy row %d %r: an empty run cannot be %r" % (r, row, row[i:j]))
                 n += run
                 i = j

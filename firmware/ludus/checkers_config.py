@@ -3,7 +3,7 @@ the options (off by default) that change the rules. A CheckersConfig is built on
 
 from ludus import checkers_moves
 from ludus.checkers_board import CENTRE, EXTENDED_POINT_HOLES, HOLE_COUNT, POINT_HOLES, POINT_OF
-from ludus.checkers_moves import ALL_HOLES, NO_HOLES, generate_long
+from ludus.checkers_moves import ALL_HOLES, MAX_COUNT, NO_HOLES, generate_long, whole_number
 from ludus.errors import ConfigError
 
 SET_LETTERS = "abcdef"  # the letter of a set in the notation is the point it starts in: a = point 0
@@ -45,9 +45,12 @@ def parse_options(options):
             if name in out:
                 raise ConfigError("option %r given twice in %r" % (name, options))
             if name == "cap":
-                if not eq or not value.isdigit():
+                n = whole_number(value) if eq else -1
+                if n < 0:
                     raise ConfigError("option cap needs a number of moves, as in cap=300: got %r" % word)
-                out[name] = int(value)
+                if n > MAX_COUNT:
+                    raise ConfigError("option %r: the move cap must be 1..%d" % (word, MAX_COUNT))
+                out[name] = n
             elif name in _FLAG_OPTIONS:
                 if eq:
                     raise ConfigError("option %r takes no value: got %r" % (name, word))
@@ -76,8 +79,8 @@ def parse_options(options):
 
 
 def _check_options(out):
-    if "cap" in out and out["cap"] < 1:
-        raise ConfigError("option cap=%d: the move cap must be at least 1" % out["cap"])
+    if "cap" in out and not 1 <= out["cap"] <= MAX_COUNT:
+        raise ConfigError("option cap=%d: the move cap must be 1..%d" % (out["cap"], MAX_COUNT))
     return out
 
 

@@ -42,18 +42,22 @@ def next_stamp(count):
     return s
 
 
-def generate(b, sources, out, ends, locks):
-    """Append the code (frm << 7 | to) of every legal move of the pieces on `sources` to `out`.
+def generate(b, sources, out, ends, locks, long_hop=False):
+    """Append the code (frm << 7 | to) of every legal move of the pieces on `sources` to `out`; with
+    out=None only count them (perft's leaves) and return the count.
 
     b: the board (set codes); ends[code]: holes where a piece of that set may end a move; locks[code]:
-    its target when pieces there may not leave it (else NO_HOLES). Steps of a piece come first, then
-    its jump destinations nearest first; PARENTS holds the chains (see path)."""
+    its target when pieces there may not leave it (else NO_HOLES); long_hop: the long symmetric hops of
+    the "super" option instead of plain jumps. Steps of a piece come first, then its jump destinations
+    nearest first; PARENTS holds the chains (see path)."""
     visited = VISITED
     parents = PARENTS
     queue = QUEUE
     nbrs = NEIGHBOURS
     jumps = JUMPS
     stamp = next_stamp(len(sources))
+    lands = []
+    count = 0
     slot = 0
     for h in sources:
         code = b[h]
@@ -64,7 +68,10 @@ def generate(b, sources, out, ends, locks):
         base = h << 7
         for n in nbrs[h]:
             if not b[n] and ok[n]:
-                out.append(base | n)
+                if out is None:
+                    count += 1
+                else:
+                    out.append(base | n)
         # Jump chains: a breadth-first flood fill from h with the piece lifted, so the first time a
         # hole is reached is by a shortest chain, and h itself (visited) is never a destination.
         stamp += 1
@@ -76,6 +83,16 @@ def generate(b, sources, out, ends, locks):
         while head < tail:
             c = queue[head]
             head += 1
+            if long_hop:
+                del lands[:]
+                long_hops(b, c, lands)
+                for land in lands:
+                    if visited[land] != stamp:
+                        visited[land] = stamp
+                        parents[slot + land] = c
+                        queue[tail] = land
+                        tail += 1
+                continue
             for j in jumps[c]:
                 land = j >> 7
                 if b[j & 127] and not b[land] and visited[land] != stamp:
@@ -84,56 +101,30 @@ def generate(b, sources, out, ends, locks):
                     queue[tail] = land
                     tail += 1
         b[h] = code
-        for i in range(1, tail):
-            land = queue[i]
-            if ok[land]:
-                out.append(base | land)
-        slot += HOLE_COUNT
-    STAMP[0] = stamp
-
-
-def count_moves(b, sources, ends, locks):
-    """The number of moves generate() would produce (perft's leaves), without making them."""
-    visited = VISITED
-    queue = QUEUE
-    nbrs = NEIGHBOURS
-    jumps = JUMPS
-    everywhere = ALL_HOLES
-    stamp = next_stamp(len(sources))
-    count = 0
-    for h in sources:
-        code = b[h]
-        ok = ends[code]
-        lock = locks[code]
-        if lock[h]:
-            ok = lock
-        for n in nbrs[h]:
-            if not b[n] and ok[n]:
-                count += 1
-        stamp += 1
-        visited[h] = stamp
-        b[h] = 0
-        queue[0] = h
-        head = 0
-        tail = 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            for j in jumps[c]:
-                land = j >> 7
-                if b[j & 127] and not b[land] and visited[land] != stamp:
-                    visited[land] = stamp
-                    queue[tail] = land
-                    tail += 1
-        b[h] = code
-        if ok is everywhere:
+        if out is not None:
+            for i in range(1, tail):
+                land = queue[i]
+                if ok[land]:
+                    out.append(base | land)
+        elif ok is ALL_HOLES:
             count += tail - 1
         else:
             for i in range(1, tail):
                 if ok[queue[i]]:
                     count += 1
+        slot += HOLE_COUNT
     STAMP[0] = stamp
     return count
+
+
+def count_moves(b, sources, ends, locks):
+    """The number of moves generate() would produce (perft's leaves), without listing them."""
+    return generate(b, sources, None, ends, locks)
+
+
+def generate_long(b, sources, out, ends, locks):
+    """generate() for the long-hop option ("Super Chinese Checkers")."""
+    return generate(b, sources, out, ends, locks, True)
 
 
 def long_hops(b, c, out):
@@ -159,51 +150,6 @@ def long_hops(b, c, out):
                 break
         if x != NO_HOLE:
             out.append(x)
-
-
-def generate_long(b, sources, out, ends, locks):
-    """generate() for the long-hop option ("Super Chinese Checkers")."""
-    visited = VISITED
-    parents = PARENTS
-    queue = QUEUE
-    nbrs = NEIGHBOURS
-    stamp = next_stamp(len(sources))
-    lands = []
-    slot = 0
-    for h in sources:
-        code = b[h]
-        ok = ends[code]
-        lock = locks[code]
-        if lock[h]:
-            ok = lock
-        base = h << 7
-        for n in nbrs[h]:
-            if not b[n] and ok[n]:
-                out.append(base | n)
-        stamp += 1
-        visited[h] = stamp
-        b[h] = 0
-        queue[0] = h
-        head = 0
-        tail = 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            del lands[:]
-            long_hops(b, c, lands)
-            for land in lands:
-                if visited[land] != stamp:
-                    visited[land] = stamp
-                    parents[slot + land] = c
-                    queue[tail] = land
-                    tail += 1
-        b[h] = code
-        for i in range(1, tail):
-            land = queue[i]
-            if ok[land]:
-                out.append(base | land)
-        slot += HOLE_COUNT
-    STAMP[0] = stamp
 
 
 def path(slot, frm, to):
@@ -287,12 +233,30 @@ def moves_of(codes, sources):
     return moves
 
 
+MAX_COUNT = const(1000000)  # the largest move count or move cap the notation accepts
+_DIGITS = "0123456789"
+
+
+def whole_number(text):
+    """The value of `text` if it is a whole number in ASCII digits without leading zeros (other
+    scripts' digits, signs and spaces are refused), else -1. More than 9 digits give MAX_COUNT + 1, so
+    huge numbers are refused by a range check instead of becoming big integers."""
+    if not text or (text[0] == "0" and len(text) > 1):
+        return -1
+    for ch in text:
+        if ch not in _DIGITS:
+            return -1
+    if len(text) > 9:
+        return MAX_COUNT + 1
+    return int(text)
+
+
 def parse_hole(text):
     """The hole number of a name h0..h120; NotationError naming the text otherwise."""
     t = text.strip().lower()
-    if len(t) < 2 or t[0] != "h" or not t[1:].isdigit() or (len(t) > 2 and t[1] == "0"):
+    h = whole_number(t[1:]) if t[:1] == "h" else -1
+    if h < 0:
         raise NotationError("hole %r: expected a name h0..h%d" % (text, HOLE_COUNT - 1))
-    h = int(t[1:])
     if h >= HOLE_COUNT:
         raise NotationError("hole %r: the star has holes h0..h%d" % (text, HOLE_COUNT - 1))
     return h
@@ -304,6 +268,7 @@ python_generate = generate
 fast_generate = generate
 if sys.implementation.name == "micropython":
     try:
-        from ludus.checkers_native import generate as fast_generate
+        # the viper generator has no long_hop parameter: the config uses generate_long for that
+        from ludus.checkers_native import generate as fast_generate  # type: ignore[assignment]
     except Exception:  # a build without the native emitter keeps the bytecode generator
         fast_generate = generate

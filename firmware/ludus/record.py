@@ -240,6 +240,8 @@ class GameRecord:
             data = json.loads(text)
         except ValueError as exc:
             raise NotationError("record is not valid JSON: %s" % (exc,)) from None
+        except RuntimeError:  # RecursionError on CPython, RuntimeError on MicroPython
+            raise NotationError("record is not valid JSON: nested too deeply") from None
         if not isinstance(data, dict):
             raise NotationError("record must be a JSON object, got %s" % type(data).__name__)
         if "format" not in data:

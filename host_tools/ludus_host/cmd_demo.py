@@ -1,5 +1,7 @@
-"""Two (or more) bots play Chinese Checkers in the terminal: the board is drawn after every move and the
-placements are printed at the end. Deterministic for a given --seed."""
+"""Two (or more) bots play Chinese Checkers in the terminal: the board is drawn after every move, each
+seat that finishes is announced, and the placements are printed at the end. Deterministic for a given
+--seed. --record FILE also writes the game record (seed committed at the start, revealed at the end),
+which `ludus verify FILE` checks."""
 
 import argparse
 import random
@@ -8,7 +10,8 @@ import time
 
 from ludus.checkers import start_position
 from ludus.checkers_bot import choose_move
-from ludus.errors import ConfigError
+from ludus.errors import ConfigError, NotationError
+from ludus.record import GameRecord
 
 from ludus_host.render_checkers import legend, render
 
@@ -25,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--quiet", action="store_true", help="draw only the final position")
+    parser.add_argument(
+        "--record", metavar="FILE", help="write the game record (JSON) to FILE, for ludus verify"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,8 +41,17 @@ def run(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (0.1 if tty else 0.0)
     colour = args.colour == "always" or (args.colour == "auto" and tty)
     game = start_position(args.setup, args.options)
+    record = sink = None
+    if args.record:
+        try:
+            sink = open(args.record, "w", encoding="utf-8")  # fail before playing, not after
+        except OSError as exc:
+            raise NotationError("cannot write record %s: %s" % (args.record, exc.strerror or exc)) from None
+        record = GameRecord.new("checkers/" + game.config.spec, game.options)
     rng = random.Random(args.seed)
     print("Chinese Checkers, setup %s, seed %d: %s" % (game.config.spec, args.seed, legend(game, colour)))
+    if record is not None:
+        print("dice seed committed: sha256 %s" % record.seed_sha256)
     if not args.quiet:
         print(render(game, colour))
     moves = 0
@@ -45,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
         move = choose_move(game, rng)
         if move is None:
             break
+        placed = len(game.placements())
         game.push(move)
         moves += 1
+        if record is not None:
+            record.record_move(move)
         if not args.quiet:
             if tty and delay > 0:
                 out.write("\033[H\033[2J")  # redraw in place on a terminal
@@ -54,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
             print(
                 "\nmove %d: seat %d plays %s (%s)" % (moves, seat, move, path if move.frm >= 0 else "no move")
             )
+            for place in range(placed, len(game.placements())):
+                print("seat %d takes place %d" % (game.placements()[place], place + 1))
             print(render(game, colour, last_move=move))
             out.flush()
             if delay > 0:
@@ -72,4 +92,12 @@ def run(args: argparse.Namespace) -> int:
     print(
         "%d moves, %s; placements: %s" % (moves, result, ", ".join("seat %d" % s for s in places) or "none")
     )
+    if record is not None and sink is not None:
+        if game.is_over():
+            record.finish(places)
+        else:
+            record.reveal()  # stopped early: no result, but the seed is published all the same
+        with sink:
+            record.write_json(sink)
+        print("dice seed revealed: %s; record written to %s" % (record.seed, args.record))
     return 0

@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
     if len(args.args) < 2:
         raise NotationError("perft needs a POSITION and a DEPTH, e.g. ludus perft checkers/2 4")
     depth_text = args.args[-1]
-    if not depth_text.isdigit():
-        raise NotationError("depth %r: expected a whole number of plies" % depth_text)
+    if not (depth_text.isascii() and depth_text.isdigit()) or len(depth_text) > 4:
+        raise NotationError("depth %r: expected a whole number of plies (digits 0-9)" % depth_text)
     depth = int(depth_text)
     game = position(" ".join(args.args[:-1]))
     if args.divide and depth > 0:

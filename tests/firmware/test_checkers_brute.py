@@ -302,6 +302,15 @@ def test_random_positions_agree_with_reference_noparking_and_locked():
     _random_comparisons(40 if support.IS_MICROPYTHON else 100, "noparking,locked")
 
 
+def test_random_positions_agree_with_reference_all_generation_options():
+    # super, noparking and locked together: long hops may cross foreign points but not stop there, and
+    # a piece in its target hops only within it.
+    if support.IS_MICROPYTHON:
+        _random_comparisons(24, "noparking,locked,super", specs=("2", "3", "4", "6"))
+    else:
+        _random_comparisons(100, "noparking,locked,super")
+
+
 def test_bytecode_generator_agrees_with_reference():
     # Under MicroPython the game uses the viper-compiled generator; the bytecode one (the fallback for
     # ports without a native emitter, and the only one on CPython) is checked here too.
@@ -344,7 +353,8 @@ def test_random_positions_agree_with_reference_fifteen_pieces():
     for i in range(12 if support.IS_MICROPYTHON else 40):
         board = random_board(rng, "2", pieces=15, near=(2, 14))
         if not finished_seat(board, "2", True):
-            compare("2", board, i % 2, "noparking,locked" if i % 3 == 0 else "-", big=True)
+            opts = ("-", "noparking,locked", "super", "noparking,locked,super")[i % 4]
+            compare("2", board, i % 2, opts, big=True)
 
 
 def test_bot_game_positions_agree_with_reference():
@@ -389,12 +399,14 @@ def reference_perft(spec, board, turn, depth):
 
 
 def start_board(spec):
+    """The reference's start of a named setup ("2/15": two sets of 15 in the extended points)."""
+    base, big = spec.split("/")[0], spec.endswith("/15")
     board = {}
-    for letters in SEAT_SETS[spec]:
+    for letters in SEAT_SETS[base]:
         for letter in letters:
-            for h in region(LETTERS.index(letter), False):
+            for h in region(LETTERS.index(letter), big):
                 board[h] = letter
-    return board
+    return base, board
 
 
 # Pinned from the engine and, for depth <= 3 (<= 2 for the crowded setups), the reference above.
@@ -407,6 +419,7 @@ PERFT = {
     "4": (14, 199, 2786),
     "5": (14, 199, 2828),
     "6": (14, 199, 2828),
+    "2/15": (22, 484, 15752, 512656),
 }
 
 
@@ -423,14 +436,16 @@ def test_perft_pinned_values():
 @support.cpython_only
 def test_perft_matches_reference():
     for spec in PERFT:
-        depth = 3 if spec in ("2", "3", "4", "5", "6") else 2
+        depth = 3 if spec in ("2", "3", "4", "5", "6", "2/15") else 2
+        base, board = start_board(spec)
         for d in range(1, depth + 1):
-            assert reference_perft(spec, start_board(spec), 0, d) == PERFT[spec][d - 1], (spec, d)
+            assert reference_perft(base, board, 0, d) == PERFT[spec][d - 1], (spec, d)
 
 
 def test_perft_matches_reference_shallow():
-    for spec in ("2", "3x2"):
-        assert reference_perft(spec, start_board(spec), 0, 2) == PERFT[spec][1]
+    for spec in ("2", "3x2", "2/15"):
+        base, board = start_board(spec)
+        assert reference_perft(base, board, 0, 2) == PERFT[spec][1], spec
 
 
 def test_perft_divide_matches_push_pop():

@@ -82,6 +82,33 @@ def test_malformed_notation_names_the_fault():
     _bad(_with(5, "00"), "twice")
 
 
+def test_numbers_are_plain_ascii_digits_within_range():
+    # Other scripts' digits (Arabic-Indic, superscripts), signs, leading zeros and huge values are
+    # refused by name: none may crash, and none may be read as a different, canonical number.
+    rows = START_2.split()[4]
+    _bad(_with(6, "\u0663"), "move count", "digits 0-9")
+    _bad(_with(6, "+5"), "move count")
+    _bad(_with(6, "9" * 40), "move count", "at most 1000000")
+    _bad(_with(6, "1000001"), "at most 1000000")
+    _bad(_with(3, "\u0660"), "seat to move")
+    _bad(_with(3, "\u00b2"), "seat to move")
+    _bad(_with(3, "9" * 30), "seat " + "9" * 30, "0..1")
+    _bad(_with(5, "\u00b2"), "finished", "not a seat")
+    _bad(_with(4, rows.replace("/13/", "/\u0661\u0663/", 1)), "row 4", "neither a set letter")
+    _bad(_with(4, rows.replace("/13/", "/013/", 1)), "row 4", "empty run")
+    _bad(_with(4, rows.replace("/13/", "/" + "9" * 40 + "/", 1)), "row 4", "expected 13")
+    for cap in ("cap=01", "cap=\u00b2", "cap=\u0663", "cap=-3", "cap=+3", "cap=" + "9" * 40, "cap=1000001"):
+        _bad(_with(2, cap), "cap")
+    game = checkers.from_notation(_with(2, "cap=1000000", _with(6, "1000000")))
+    assert game.is_over() and game.notation().endswith(" 1000000")
+    game = checkers.start_position("2")
+    for hole in ("h\u0663", "h\u00b2", "h+3", "h03", "h" + "9" * 40):
+        exc = support.raises(NotationError, game.parse_move, hole + "-h14")
+        assert repr(hole) in support.message_of(exc), support.message_of(exc)
+    exc = support.raises(LudusError, checkers.start_position, "2", {"cap": 10**7})
+    assert "1..1000000" in support.message_of(exc)
+
+
 def test_occupancy_faults_are_named():
     rows = START_2.split()[4]
     _bad(_with(4, rows + "/1"), "18 rows")
@@ -199,3 +226,15 @@ def test_bot_takes_a_prng_object_or_a_callable():
     finished = checkers.start_position("2", "cap=1")
     finished.push(finished.legal_moves()[0])
     assert choose_move(finished, pick) is None
+
+
+def test_named_starts_are_one_word_and_positions_are_text():
+    for spec in SPECS:
+        assert games.position(" checkers/%s " % spec).notation() == checkers.start_position(spec).notation()
+    exc = support.raises(NotationError, games.position, "checkers/2 extra")
+    assert "one word" in support.message_of(exc) and "'checkers/2 extra'" in support.message_of(exc)
+    exc = support.raises(NotationError, games.position, 42)
+    assert "42" in support.message_of(exc)
+    exc = support.raises(NotationError, games.position, "chess/2")
+    assert "'chess'" in support.message_of(exc)
+    assert "empty" in support.message_of(support.raises(NotationError, games.position, " \t"))

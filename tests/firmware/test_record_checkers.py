@@ -2,6 +2,8 @@
 loaded, replayed through ludus.games and verified, and a changed roll found. Kept apart from
 test_record.py so each file fits the MicroPython runner's heap next to the rules core it imports."""
 
+import gc
+
 import support
 from ludus.dice import Dice
 from ludus.errors import IllegalMoveError
@@ -50,3 +52,31 @@ def test_checkers_record_with_a_roll_or_a_bad_move_is_flagged():
     assert len(problems) == 1 and problems[0].startswith("action #5 %r is illegal: " % record.actions[5])
     exc = support.raises(IllegalMoveError, record.replay)
     assert support.message_of(exc).startswith("action #5 ")
+
+
+def test_whole_checkers_game_record_replays_to_the_same_placements():
+    # A bot game played to the end (no cap): the record's result is the full finishing order and the
+    # replay reaches the same position and placements.
+    from ludus.checkers import start_position
+    from ludus.checkers_bot import Lcg, play
+
+    record = GameRecord.new("checkers/3", seed=SEED)
+    game = start_position("3")
+
+    def on_move(game, move):
+        record.record_move(move)
+        if support.IS_MICROPYTHON:
+            gc.collect()  # as the firmware's main loop does: keeps the growing action list placeable
+
+    play(game, Lcg(2), 2000, on_move)
+    assert game.is_over() and not game.is_draw()
+    record.finish(game.placements())
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded.result == game.placements() and sorted(loaded.result) == [0, 1, 2]
+    assert loaded.verify() == []
+    rebuilt = loaded.replay(history=False)
+    assert rebuilt.notation() == game.notation() and rebuilt.placements() == game.placements()
+    # a result that the moves do not reach is reported
+    loaded.result = [loaded.result[1], loaded.result[0], loaded.result[2]]
+    expected = "result: recorded %r but the replay gives %r" % (loaded.result, game.placements())
+    assert loaded.verify() == [expected]

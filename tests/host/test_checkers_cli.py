@@ -79,6 +79,9 @@ def test_perft_4_of_two_players_through_the_console_script():
         (["moves", START_2.replace("aaaa/", "aaa/")], ["row 3"]),
         (["perft", "checkers/2"], ["DEPTH"]),
         (["perft", "checkers/2", "x"], ["depth", "'x'"]),
+        (["perft", "checkers/2", "\u0663"], ["depth", "digits 0-9"]),
+        (["perft", "checkers/2", "9" * 30], ["depth", "9" * 30]),
+        (["perft", "checkers/2", "-1"], ["depth", "'-1'"]),
         (["demo", "--setup", "7"], ["'7'"]),
         (["demo", "--options", "fast"], ["fast"]),
     ),
@@ -167,3 +170,143 @@ def test_docs_examples_run():
             assert proc.stdout.splitlines()[: len(expected)] == expected, line
         checked += 1
     assert checked >= 4
+
+
+# ---------------------------------------------------------------------------------------------
+# Any text at all: a named error or the very position it prints, never a crash
+
+
+def _mutations():
+    from hypothesis import strategies as st
+
+    alphabet = st.sampled_from(list("ad0123456789/ -xb,=h") + ["\u0663", "\u00b2", "\u2013", "\u00e9", "\t"])
+    edit = st.tuples(st.integers(0, len(START_2)), st.integers(0, 3), st.text(alphabet, max_size=4))
+
+    def apply(edits):
+        text = START_2
+        for at, cut, insert in edits:
+            text = text[:at] + insert + text[at + cut :]
+        return text
+
+    return st.one_of(st.lists(edit, min_size=1, max_size=4).map(apply), st.text(max_size=60))
+
+
+def test_any_text_is_a_named_error_or_exactly_the_position_it_prints():
+    from hypothesis import given, settings
+    from ludus.errors import LudusError
+    from ludus.games import position
+
+    @settings(max_examples=600, deadline=None, derandomize=True)
+    @given(_mutations())
+    def check(text):
+        try:
+            game = position(text)
+        except LudusError as exc:
+            assert str(exc)
+            return
+        if text.split()[0] == "checkers":
+            assert game.notation() == " ".join(text.split())
+        for move in game.legal_moves():
+            assert game.parse_move(str(move)) == move
+
+    check()
+
+
+@pytest.mark.parametrize(
+    "text",
+    (
+        START_2.replace(" - 0", " - \u0663"),
+        START_2.replace(" 0 a/", " \u00b2 a/"),
+        START_2.replace("/13/", "/\u0661\u0663/", 1),
+        START_2.replace(" - ", " cap=01 ", 1),
+        START_2[:-1] + "9" * 50,
+        "checkers/2 extra",
+        "\u2603",
+    ),
+)
+def test_unicode_digits_and_huge_numbers_exit_2_without_a_traceback(capsys, text):
+    code, out, err = run_cli(capsys, "moves", text)
+    assert code == 2 and out == "" and err.startswith("ludus moves: ") and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------------------------------------
+# ludus demo --record FILE: a real game's record, which ludus verify accepts
+
+
+def test_demo_announces_each_place_as_it_is_taken(capsys):
+    code, out, _ = run_cli(capsys, "demo", "--seed", "5", "--setup", "3")
+    assert code == 0
+    lines = out.splitlines()
+    places = [line for line in lines if " takes place " in line]
+    order = [int(line.split()[1]) for line in places]
+    assert order == [int(s.split()[1]) for s in lines[-1].split("placements: ")[1].split(", ")]
+    assert [line.split()[-1] for line in places] == ["1", "2", "3"]
+    # each announcement comes right after the move that took the place, before its drawing
+    first = lines.index(places[0])
+    assert lines[first - 1].startswith("move ")
+
+
+def test_demo_record_is_verified_by_ludus_verify(capsys, tmp_path):
+    import json
+
+    from ludus.dice import commitment, seed_from_hex
+    from ludus.record import GameRecord
+
+    path = str(tmp_path / "demo.json")
+    code, out, _ = run_cli(capsys, "demo", "--seed", "3", "--setup", "2", "--record", path)
+    assert code == 0
+    lines = out.splitlines()
+    committed = lines[1].split()[-1]
+    assert lines[1] == "dice seed committed: sha256 " + committed
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    record = GameRecord.from_json(text)
+    assert record.start == "checkers/2" and record.options == {}
+    assert record.seed_sha256 == committed and commitment(seed_from_hex(record.seed)) == committed
+    assert lines[-1] == "dice seed revealed: %s; record written to %s" % (record.seed, path)
+    final = checkers.from_notation(lines[-3])
+    assert record.counts() == (0, final.plies) and record.replay().notation() == final.notation()
+    assert record.result == final.placements()
+
+    code, out, err = run_cli(capsys, "verify", path)
+    assert code == 0, out + err
+    assert out.splitlines() == [
+        "verified: 0 rolls, %d moves, seed matches commitment %s (start checkers/2)"
+        % (final.plies, committed),
+        "result: " + " ".join(str(s) for s in final.placements()),
+    ]
+
+    # tampering with the demo's record is caught
+    data = json.loads(text)
+    data["actions"][2], data["actions"][3] = data["actions"][3], data["actions"][2]
+    bad = tmp_path / "swapped.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "verify", str(bad))
+    assert code == 1 and "action #2 " in out and "is illegal" in out
+
+
+def test_demo_record_keeps_options_and_an_unfinished_game(capsys, tmp_path):
+    path = str(tmp_path / "capped.json")
+    assert run_cli(capsys, "demo", "--setup", "2/15", "--options", "cap=9,locked", "--record", path)[0] == 0
+    code, out, _ = run_cli(capsys, "verify", path)
+    assert code == 0 and "9 moves" in out and "start checkers/2/15" in out
+    from ludus.record import GameRecord
+
+    with open(path, encoding="utf-8") as f:
+        record = GameRecord.from_json(f.read())
+    assert record.options == {"cap": 9, "locked": True} and record.result == []
+
+    path = str(tmp_path / "stopped.json")
+    assert run_cli(capsys, "demo", "--max-moves", "5", "--quiet", "--record", path)[0] == 0
+    with open(path, encoding="utf-8") as f:
+        record = GameRecord.from_json(f.read())
+    assert record.result is None and record.seed is not None and record.counts() == (0, 5)
+    code, out, _ = run_cli(capsys, "verify", path)
+    assert code == 0 and out.startswith("verified: 0 rolls, 5 moves")
+
+
+def test_demo_record_to_an_unwritable_place_is_one_line_exit_2(capsys, tmp_path):
+    path = str(tmp_path / "no-such-dir" / "game.json")
+    code, out, err = run_cli(capsys, "demo", "--record", path)
+    assert code == 2 and out == ""
+    assert err.startswith("ludus demo: cannot write record %s" % path) and err.count("\n") == 1

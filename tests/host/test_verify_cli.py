@@ -13,6 +13,7 @@ from ludus.dice import commitment, hex_of
 from ludus.record import GameRecord
 from ludus_host.cli import main
 from test_record import play_race, race_position  # the tiny dice game of tests/firmware
+from test_record_checkers import checkers_game_record
 from tools import ROOT
 
 pytestmark = pytest.mark.cpython_only
@@ -128,23 +129,6 @@ def test_malformed_files_are_refused(race, tmp_path, capsys):
     assert err.startswith("ludus verify: cannot read record %s" % (tmp_path / "absent.json")), err
 
 
-def checkers_record():
-    from ludus.games import position
-
-    record = GameRecord.new("checkers/2", {"cap": 30}, seed=SEED)
-    game = position("checkers/2")
-    game.set_options({"cap": 30})
-    k = 0
-    while not game.is_over():
-        moves = game.legal_moves()
-        move = moves[(k * 7919) % len(moves)]
-        k += 1
-        record.record_move(move)
-        game.push(move)
-    record.finish(game.placements())
-    return record
-
-
 def ludus(*args, stdin=None):
     return subprocess.run(
         [sys.executable, "-m", "ludus_host.cli", *args],
@@ -157,7 +141,7 @@ def ludus(*args, stdin=None):
 
 
 def test_real_checkers_record_through_the_command(tmp_path):
-    record = checkers_record()
+    record, _ = checkers_game_record(30)
     assert record.counts() == (0, 30)
     path = write(tmp_path, record)
     proc = ludus("verify", path)
@@ -230,3 +214,18 @@ def test_real_ludo_record_through_the_command(tmp_path):
     proc = ludus("verify", write(tmp_path, json.dumps(fields), "unrevealed.json"))
     assert proc.returncode == 1
     assert "seed not revealed: the rolls cannot be checked (commitment %s)" % commitment(SEED) in proc.stdout
+
+
+def test_docs_python_examples_run():
+    """The >>> examples of docs/dice-and-records.md give the output shown (pinned rolls, commitment)."""
+    import doctest
+
+    result = doctest.testfile(os.path.join(ROOT, "docs", "dice-and-records.md"), module_relative=False)
+    assert result.failed == 0 and result.attempted >= 4
+
+
+def test_deeply_nested_json_is_refused_not_a_traceback(tmp_path, capsys):
+    path = write(tmp_path, "[" * 200000 + "]" * 200000, "deep.json")
+    code, out, err = verify(path, capsys)
+    assert code == 2 and out == ""
+    assert err == "ludus verify: %s: record is not valid JSON: nested too deeply\n" % path
