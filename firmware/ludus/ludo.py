@@ -10,7 +10,7 @@ Arrow and Team Up variations, Danish club rules, the Hebrew 40/56 boards), with 
 
 from ludus import ludo_gen, ludo_text, ludo_turn
 from ludus.errors import ConfigError, NotationError
-from ludus.ludo_board import BASE, geometry
+from ludus.ludo_board import BASE, COLOURS, geometry
 from ludus.ludo_move import (  # noqa: F401 - the move kinds and phases, re-exported for callers
     CHOICE,
     COLOUR,
@@ -49,7 +49,13 @@ class LudoGame:
         rules.check()
         seats = tuple(sorted(seats))
         if not 2 <= len(seats) <= 4 or len(set(seats)) != len(seats) or seats[0] < 0 or seats[-1] > 3:
-            raise ConfigError("Ludo seats %r: 2 to 4 different seats of 0..3" % (seats,))
+            raise ConfigError("Ludo seats %r: 2 to 4 players on different seats 0..3" % (seats,))
+        if len(seats) == 2 and seats[1] - seats[0] != 2:
+            # 002 l.24 seats two players opposite; 001 requires blue+yellow or red+green
+            raise ConfigError(
+                "Ludo seats %s: two players sit opposite (green+red or yellow+blue)"
+                % "+".join(COLOURS[s] for s in seats)
+            )
         if rules.teams and len(seats) != 4:
             raise ConfigError("teamup needs 4 players in two pairs, not %d" % len(seats))
         self.rules = rules
@@ -287,6 +293,28 @@ class LudoGame:
             if p > best_p:
                 best, best_p = m, p
         return best
+
+    def auto_play(self, next_roll):
+        """Auto-play, when the turn clock runs out (002 l.100): roll each roll the player owes with
+        next_roll() (a function returning 1..6) and play the preferred move of each waiting roll,
+        until the turn passes. Returns the actions taken, as text ("roll 6", "6 green.0 base-t0")."""
+        seat = self.turn
+        done = []
+        while self.phase != OVER and self.turn == seat:
+            if self.awaiting_roll():
+                order = self.phase == ORDER
+                v = next_roll()
+                self.apply_roll(v)
+                done.append("roll %d" % v)
+                if order:
+                    break  # one roll of the roll-off
+            else:
+                m = self.preferred_move()
+                self.push(m)
+                done.append(str(m))
+                if m.kind >= START:
+                    break  # the Danish choice: the turn itself has its own clock
+        return done
 
     # --- text forms (in ludus.ludo_text) ---------------------------------------------------------------
 

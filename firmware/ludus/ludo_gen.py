@@ -80,7 +80,7 @@ def _gen(self, rolls):
                     m = land(gi, s, p, q, r, 0, q)
                 else:
                     m = self._single(gi, v, r, entry_ok)
-                    if self._lap and p < T:
+                    if self._lap and p < T and (m.__class__ is int or not m[7]):
                         q2 = q - self.L if q >= self.L else q
                         m2 = land(gi, s, p, q2, r, 1, q)
                         if m2.__class__ is not int and m2[5]:
@@ -119,6 +119,9 @@ def _single(self, gi, v, r, entry_ok):
     if p < T:
         if q < T:
             return self._land(gi, s, p, q, r, 0, q)
+        if self._cbh and not (self.captured >> s) & 1:
+            # capture before home: until it has captured, the token goes on round the track
+            return self._land(gi, s, p, q - L if q >= L else q, r, 1, q)
         if self._walls and self._wall_between(s, p + 1, T - 1, -1):
             return R_WALL
         return self._column(gi, s, p, q - T, r)
@@ -265,15 +268,19 @@ def _gen_walls(self, s, v, r, out):
             continue
         seen.append(p)
         q = p + v
+        lap = 0
         if p < T and q >= T:
-            if self._wall_between(s, p + 1, T - 1, -1):
+            if self._cbh and not (self.captured >> s) & 1:
+                lap = 1  # capture before home: on round the track
+            else:
+                if self._wall_between(s, p + 1, T - 1, -1):
+                    continue
+                m = self._column(gi, s, p, q - T, r)
+                if m.__class__ is not int:
+                    out.append((WALL,) + m[1:9] + (gj,))
                 continue
-            m = self._column(gi, s, p, q - T, r)
-            if m.__class__ is not int:
-                out.append((WALL,) + m[1:9] + (gj,))
-            continue
         end = q
-        if p >= T:
+        if q >= L:
             q -= L
         absq = geo.abs_of[s]
         a = absq[q]
@@ -292,4 +299,4 @@ def _gen_walls(self, s, v, r, out):
             else:
                 caps += self._tokens_at(c, a)
         if not blocked:
-            out.append((WALL, gi, r, p, q, caps, -1, 0, 0, gj))
+            out.append((WALL, gi, r, p, q, caps, -1, lap, 0, gj))

@@ -1,7 +1,7 @@
 """Ludo text forms: the position notation (`ludo RULES key=value ...`), reading moves back from text
 with the rule that forbids an illegal one, and the consistency check of a position."""
 
-from ludus.errors import IllegalMoveError, NotationError
+from ludus.errors import ConfigError, IllegalMoveError, NotationError
 from ludus.ludo_board import BASE, COLOURS, LETTERS
 from ludus.ludo_move import (
     CHOICE,
@@ -10,6 +10,7 @@ from ludus.ludo_move import (
     OVER,
     PHASE_NAMES,
     PLAY,
+    R_CAPTURE_FIRST,
     R_ENTRY,
     REASONS,
     WALL,
@@ -38,49 +39,112 @@ def parse_move(game, text):
     if len(words) < 3:
         raise NotationError("move %r: expected ROLL TOKEN FROM-TO, like '6 green.0 base-t0'" % text)
     roll = _parse_roll(words[0], "move %r" % text)
-    toks = []
-    for part in words[1].split("+"):
-        colour, dot, idx = part.partition(".")
-        if not dot or colour not in COLOURS or idx not in ("0", "1", "2", "3"):
-            raise NotationError("move %r: token %r should be like green.0" % (text, part))
-        toks.append(COLOURS.index(colour) * 4 + int(idx))
-    if len(toks) > 2 or (len(toks) == 2 and toks[0] >> 2 != toks[1] >> 2):
+    toks = [_token(text, part) for part in words[1].split("+")]
+    if len(toks) > 2 or (len(toks) == 2 and (toks[0] >> 2 != toks[1] >> 2 or toks[0] == toks[1])):
         raise NotationError("move %r: a wall is two tokens of one colour, like green.0+green.1" % text)
     frm_t, dash, to_t = words[2].partition("-")
     if not dash:
         raise NotationError("move %r: expected FROM-TO, like t3-t9" % text)
     s = toks[0] >> 2
-    geo = game.geo
-    frm = geo.parse_place(s, frm_t)
-    to = geo.parse_place(s, to_t)
-    if frm == -2 or to == -2:
-        raise NotationError(
-            "move %r: %r is not a place of %s" % (text, frm_t if frm == -2 else to_t, COLOURS[s])
-        )
+    frm = _place(game, text, s, frm_t)
+    to = _place(game, text, s, to_t)
     rest = words[3:]
+    via = -2  # not given
+    caps = None
+    lap = 0
     i = 0
     while i < len(rest):
         w = rest[i]
-        if w in ("via", "x") and i + 1 < len(rest):
+        if w == "via" and i + 1 < len(rest):
+            via = _place(game, text, s, rest[i + 1])
+            i += 2
+        elif w == "x" and i + 1 < len(rest):
+            caps = [_token(text, part) for part in rest[i + 1].split(",")]
             i += 2
         elif w == "lap":
+            lap = 1
             i += 1
         else:
-            raise NotationError("move %r: unexpected %r" % (text, w))
+            raise NotationError(
+                "move %r: unexpected %r (after FROM-TO: via SQUARE, lap, x TOKENS)" % (text, w)
+            )
     wall = len(toks) == 2
     for m in legal:
         if m.roll == roll and m.gi >> 2 == s and (m.kind == WALL) == wall and m.frm == frm:
             if m.to == to or (m.via == to and m.via >= 0):
                 if game.pos[toks[0]] == frm and (not wall or game.pos[toks[1]] == frm):
+                    wrong = _extras_disagree(game, m, via, lap, caps)
+                    if wrong:
+                        raise IllegalMoveError("%s: %s" % (text, wrong))
                     return m
     raise IllegalMoveError(why(game, text, roll, toks, frm, to))
+
+
+def _token(text, part):
+    colour, dot, idx = part.partition(".")
+    if not dot or colour not in COLOURS or idx not in ("0", "1", "2", "3"):
+        raise NotationError("move %r: token %r should be like green.0" % (text, part))
+    return COLOURS.index(colour) * 4 + int(idx)
+
+
+def _place(game, text, s, name):
+    p = game.geo.parse_place(s, name)
+    if p == -2:
+        raise NotationError("move %r: %r is not a place of %s" % (text, name, COLOURS[s]))
+    return p
+
+
+def _token_name(gi):
+    return "%s.%d" % (COLOURS[gi >> 2], gi & 3)
+
+
+def _extras_disagree(game, m, via, lap, named):
+    """Why the optional `via`, `lap` and `x` parts a player wrote do not describe move m (None if
+    they do, or were left out)."""
+    geo = game.geo
+    s = m.gi >> 2
+    if via != -2 and via != m.via:
+        if m.via < 0:
+            return "the token lands on %s directly (no via)" % geo.place(s, m.to)
+        return "the token lands first on %s, not %s" % (geo.place(s, m.via), geo.place(s, via))
+    if lap and not m.lap:
+        return "this move does not pass its own home entry (no lap)"
+    if named is None:
+        return None
+    pos = game.pos
+    have = sorted((c >> 2, pos[c]) for c in m.caps)
+    if sorted((c >> 2, pos[c]) for c in named) == have:
+        return None  # tokens on one square are interchangeable
+    if not m.caps:
+        land = m.via if m.to < 0 else m.to
+        for c in named:
+            cs = c >> 2
+            if cs == s:
+                return "%s: your own tokens are never captured" % _token_name(c)
+            if game._teams and cs == (s + 2) % 4:
+                return "%s: Team Up partners never capture each other" % _token_name(c)
+            if not 0 <= pos[c] < game.L or geo.abs_of[cs][pos[c]] != geo.abs_of[s][land]:
+                return "%s is on %s, not where this move lands (%s)" % (
+                    _token_name(c),
+                    geo.place(cs, pos[c]),
+                    geo.place(s, land),
+                )
+            if geo.safe[geo.abs_of[s][land]]:
+                return "%s stands on a safe square: no capture there" % _token_name(c)
+        return "this move captures nothing"
+    return "this move captures %s" % ",".join(_token_name(c) for c in m.caps)
 
 
 def why(game, text, roll, toks, frm, to):
     if game.phase == OVER:
         return "%s: the game is over" % text
+    if game.phase == CHOICE:
+        return "%s: the roll-off winner (%s) first plays start or colour" % (text, COLOURS[game.turn])
     if game.phase != PLAY:
-        return "%s: the start order is being decided" % text
+        return "%s: the start order is being decided: roll the die" % text
+    s = toks[0] >> 2
+    if s != game.mover():
+        return "%s: %s tokens cannot move, it is %s's turn" % (text, COLOURS[s], COLOURS[game.turn])
     if game.owe:
         return "%s: a roll is owed: roll the die first" % text
     if roll not in game.rolls:
@@ -89,9 +153,6 @@ def why(game, text, roll, toks, frm, to):
             roll_text(roll),
             ", ".join(roll_text(r) for r in game.rolls),
         )
-    s = toks[0] >> 2
-    if s != game.mover():
-        return "%s: %s tokens cannot move, it is %s's turn" % (text, COLOURS[s], COLOURS[game.turn])
     geo = game.geo
     for g in toks:
         if game.pos[g] != frm:
@@ -105,6 +166,8 @@ def why(game, text, roll, toks, frm, to):
     v = roll & 31
     entry_ok = (roll & ENTRY_FLAG) if game.rules.dice_sum else (v in game._entry)
     if len(toks) == 2:
+        if not game._walls:
+            return "%s: two tokens move as one unit only under Master's walls (walls=1)" % text
         return "%s: walls: this wall cannot move %d (blocked, or off the track)" % (text, v)
     res = game._single(toks[0], v, roll, entry_ok)
     if res.__class__ is int:
@@ -115,6 +178,8 @@ def why(game, text, roll, toks, frm, to):
             )
         return "%s: %s" % (text, REASONS[res])
     if res[4] != to and res[6] != to:
+        if to >= game.L and game._cbh and not (game.captured >> s) & 1:
+            return "%s: %s, so the token goes on round the track" % (text, REASONS[R_CAPTURE_FIRST])
         if 0 <= frm < game.T <= frm + v and 0 <= to < game.L:
             return "%s: passing your own home entry (an extra lap) is allowed only to capture" % text
         return "%s: with %s this token goes to %s" % (text, roll_text(roll), geo.place(s, res[4]))
@@ -295,7 +360,10 @@ def from_notation(text, game_class):
     if "seats" not in fields:
         raise NotationError("ludo position: seats= is missing (like seats=gr)")
     seats = _letters(fields["seats"], "seats")
-    game = game_class(rules, seats)
+    try:
+        game = game_class(rules, seats)
+    except ConfigError as exc:
+        raise NotationError("seats=%s: %s" % (fields["seats"], exc.args[0])) from None
     if "turn" not in fields:
         raise NotationError("ludo position: turn= is missing")
     turn = _letters(fields["turn"], "turn")

@@ -54,8 +54,8 @@ def summary(spec: str, games: int, seed: int, first_winner: bool = False) -> dic
         captures += stats.captures
         actions += stats.actions
         longest = max(longest, stats.turns)
-        if not stats.placements:
-            unfinished += 1
+        if not (stats.placements if first_winner else game.is_over()):
+            unfinished += 1  # stopped by play_random's action limit: no result to count
             continue
         winner = stats.placements[0]
         wins[COLOURS[winner]] += 1

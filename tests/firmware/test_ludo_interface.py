@@ -76,6 +76,13 @@ def test_inconsistent_combinations_name_the_clash():
         ("danish:must_capture=0", "capture_lap"),
         ("classic:dice_sum=1", "dice=2"),
         ("classic:entry=7", "not a die value"),
+        ("custom:dice=2,dice_sum=1", "exact_home=0"),
+        ("blitz:share=0", "one token per square"),
+        ("master:stars=1,safe=globes", "walls with star or arrow jumps"),
+        ("danish:walls=1", "walls and capture_pairs=0"),
+        ("hebrew-56:safe=starts", "safe squares with one token per square"),
+        ("danish:points=3.2.1", "four values"),
+        ("classic:clock=-5", "0 or more seconds"),
     ):
         err = raises(ConfigError, rules_from_spec, spec)
         assert words in message_of(err), (spec, message_of(err))
@@ -166,8 +173,49 @@ def test_illegal_moves_name_the_rule():
         assert words in message_of(err), (text, message_of(err))
     g = start_position("classic/2")
     assert "start order" in message_of(raises(IllegalMoveError, g.parse_move, "6 green.0 base-t0"))
-    g = game("classic seats=gr turn=g g=t20,base,base,base r=base,base,base,base")
-    assert "roll the die first" in message_of(raises(IllegalMoveError, g.parse_move, "6 green.0 t20-t26"))
+    g = game("classic seats=gr turn=g rolls=5 g=c3,t9,t9,base r=base,base,base,base")
+    assert "exact home" in message_of(raises(IllegalMoveError, g.parse_move, "5 green.0 c3-home"))
+    err = raises(IllegalMoveError, g.parse_move, "5 green.1+green.2 t9-t14")
+    assert "only under Master" in message_of(err)
+
+
+def test_optional_move_parts_must_describe_the_move():
+    # `via`, `lap` and `x` may be left out; when given they must say what the move does
+    g = game(
+        "arrow seats=gyrb turn=g rolls=3 g=t5,t2,t23,base y=t21,base,base,base r=t26,base,base,base"
+        " b=t28,t28,base,base"
+    )
+    assert sorted(str(m) for m in g.legal_moves()) == [
+        "3 green.0 t5-t21 via t8 x yellow.0",
+        "3 green.1 t2-t5",
+        "3 green.2 t23-t26",
+    ]
+    assert str(g.parse_move("3 green.0 t5-t8")) == "3 green.0 t5-t21 via t8 x yellow.0"
+    assert str(g.parse_move("3 green.0 t5-t21 x yellow.0")) == "3 green.0 t5-t21 via t8 x yellow.0"
+    for text, words in (
+        ("3 green.0 t5-t21 via t9", "lands first on t8, not t9"),
+        ("3 green.1 t2-t5 via t4", "lands on t5 directly"),
+        ("3 green.1 t2-t5 lap", "no lap"),
+        ("3 green.0 t5-t21 x red.0", "captures yellow.0"),
+        ("3 green.1 t2-t5 x green.0", "own tokens are never captured"),
+        ("3 green.2 t23-t26 x red.0", "safe square"),
+        ("3 green.1 t2-t5 x blue.0", "blue.0 is on t28, not where this move lands (t5)"),
+    ):
+        err = raises(IllegalMoveError, g.parse_move, text)
+        assert words in message_of(err), (text, message_of(err))
+    g = game(
+        "teamup seats=gyrb turn=g rolls=3 g=t2,base,base,base y=base,base,base,base r=t5,base,base,base"
+        " b=base,base,base,base"
+    )
+    err = raises(IllegalMoveError, g.parse_move, "3 green.0 t2-t5 x red.0")
+    assert "partners never capture each other" in message_of(err)
+    for text in (
+        "3 green.0 t2-t5 via t99",
+        "3 green.0 t2-t5 x red",
+        "3 green.0 t2-t5 lap lap x",
+        "3 green.0+green.0 t2-t5",
+    ):
+        raises(NotationError, g.parse_move, text)
 
 
 # --- sensing contract -----------------------------------------------------------------------------------
@@ -252,3 +300,15 @@ def test_rule_set_defaults_are_the_table_of_options():
     r = RuleSet()
     for name, _kind, value in FIELDS:
         assert getattr(r, name) == value, name
+
+
+def test_season_table_from_played_danish_games():
+    from ludus.ludo_board import COLOURS
+    from ludus.ludo_play import random_game
+
+    table = SeasonTable(rules_from_spec("danish").points)
+    for seed in range(3):
+        game, _stats = random_game("danish/4", seed)
+        assert game.is_over() and sorted(game.placements()) == [0, 1, 2, 3]  # play on for every place
+        table.add_game([COLOURS[s] for s in game.placements()])
+    assert table.games == 3 and sum(p for _n, p in table.standings()) == 3 * (3 + 2 + 1 + 0)

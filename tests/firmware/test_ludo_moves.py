@@ -22,6 +22,13 @@ def play(g, text):
     return g
 
 
+def field(g, key):
+    for w in g.notation().split():
+        if w.startswith(key + "="):
+            return w[len(key) + 1 :]
+    return None
+
+
 def tokens(g):
     """The token part of the notation (from the first colour key on)."""
     words = g.notation().split()
@@ -311,12 +318,26 @@ def test_fifty_six_track_has_six_column_squares_and_a_goal():
 
 
 def test_blitz_capture_before_home():
+    # 002 l.92: no token may enter home before its player has captured once. Until then a token that
+    # reaches its turn-off square goes on round the track (t49 + 3: t50, t51, t0) instead of waiting
+    # there, so a game in which nobody captures cannot stall.
     g = game("blitz seats=gr turn=g rolls=3 g=t49,t0,t0,base r=t20,t26,base,base")
-    assert moves(g) == ["3 green.1 t0-t3"]  # t49 may not turn into its column yet
+    assert moves(g) == ["3 green.0 t49-t0 lap", "3 green.1 t0-t3"]
     err = raises(IllegalMoveError, g.parse_move, "3 green.0 t49-c1")
     assert "capture before home" in message_of(err)
+    play(g, "3 green.0 t49-t0 lap")
+    assert tokens(g) == "g=t0,t0,t0,base r=t20,t26,base,base"
     g = game("blitz seats=gr turn=g rolls=3 captured=g g=t49,t0,t0,base r=t20,t26,base,base")
     assert moves(g) == ["3 green.0 t49-c1", "3 green.1 t0-t3"]
+
+
+def test_blitz_first_capture_opens_the_column():
+    g = game("blitz seats=gr turn=g rolls=4 g=t44,t0,t0,base r=t48,t26,base,base")
+    assert moves(g) == ["4 green.0 t44-t48 x red.0", "4 green.1 t0-t4"]
+    play(g, "4 green.0 t44-t48 x red.0")
+    assert field(g, "captured") == "g" and g.awaiting_roll() and g.turn == 0  # and a roll for it
+    g.apply_roll(5)
+    assert moves(g) == ["5 green.0 t48-c2", "5 green.1 t0-t5"]  # t48 + 5 turns into the column now
 
 
 def test_blitz_first_token_home_wins():
@@ -380,3 +401,85 @@ def test_two_tokens_of_one_colour_on_a_square_in_every_preset():
     # ... but base and home hold any number
     g = game("hebrew-56 seats=gr turn=g rolls=3 g=t2,home,home,base r=t5,base,base,base")
     assert sorted(str(m) for m in g.legal_moves()) == ["3 green.0 t2-t5 x red.0"]
+
+
+ALL_PRESETS = (
+    "classic",
+    "master",
+    "blitz",
+    "arrow",
+    "teamup",
+    "danish",
+    "hebrew-40",
+    "hebrew-56",
+    "custom",
+    "teamup+master",
+    "teamup+blitz",
+    "teamup+arrow",
+    "teamup+danish",
+    "teamup+hebrew-40",
+    "teamup+hebrew-56",
+    "teamup+custom",
+)
+
+
+def test_own_tokens_on_one_square_in_every_preset():
+    # green.0 on t2 moves 3 onto t5, where green.1 stands; yellow (an opponent in every preset) is
+    # far away on t35, red (green's partner under Team Up) on t30
+    for rules in ALL_PRESETS:
+        g = game(
+            rules + " seats=gyrb turn=g rolls=3 g=t2,t5,base,base y=t35,base,base,base"
+            " r=t30,base,base,base b=base,base,base,base"
+        )
+        if "hebrew" in rules:
+            # 000 l.21: one token per square; your own token blocks you
+            assert moves(g) == ["3 green.1 t5-t8"], rules
+            err = raises(IllegalMoveError, g.parse_move, "3 green.0 t2-t5")
+            assert "one token per square" in message_of(err), rules
+            continue
+        assert "3 green.0 t2-t5" in moves(g), rules  # 002 l.60 and 001: own tokens may share
+        play(g, "3 green.0 t2-t5")
+        assert tokens(g).startswith("g=t5,t5,base,base"), rules
+        if "master" in rules:
+            # two of one colour on a track square are a wall: yellow may neither land on it ...
+            g = game(
+                rules + " seats=gyrb turn=y rolls=3 g=t5,t5,base,base y=t2,base,base,base"
+                " r=t30,base,base,base b=base,base,base,base"
+            )
+            assert moves(g) == [], rules
+            # ... while the partner (Team Up) may
+            if "teamup" in rules:
+                g = game(
+                    rules + " seats=gyrb turn=r rolls=3 g=t5,t5,base,base y=t45,base,base,base"
+                    " r=t2,base,base,base b=base,base,base,base"
+                )
+                assert moves(g) == ["3 red.0 t2-t5"], rules
+
+
+def test_an_opponent_pair_on_one_square_in_every_preset():
+    # green.0 on t2 moves 3 onto t5, where two yellow tokens (an opponent in every preset) stand
+    def landing(rules):
+        g = game(
+            rules + " seats=gyrb turn=g rolls=3 g=t2,t30,base,base y=t5,t5,base,base"
+            " r=t45,base,base,base b=base,base,base,base"
+        )
+        return sorted(str(m) for m in g.legal_moves() if m.frm == 2), g
+
+    for rules in ALL_PRESETS:
+        if "hebrew" in rules:
+            text = "ludo %s seats=gyrb turn=g g=t2,base,base,base y=t5,t5,base,base" % rules
+            text += " r=base,base,base,base b=base,base,base,base"
+            assert "one per square" in message_of(raises(NotationError, from_notation, text)), rules
+            continue
+        found, g = landing(rules)
+        if "master" in rules:
+            assert found == [], rules  # a wall: no single token lands on it (002 l.91)
+        elif "danish" in rules:
+            assert found == ["3 green.0 t2-base via t5"], rules  # protected pair (001), mover home
+            play(g, found[0])
+            assert tokens(g).startswith("g=base,t30,base,base y=t5,t5,base,base"), rules
+        else:
+            assert found == ["3 green.0 t2-t5 x yellow.0,yellow.1"], rules  # captured together (002 l.56)
+            play(g, found[0])
+            assert tokens(g).startswith("g=t5,t30,base,base y=base,base,base,base"), rules
+            assert g.awaiting_roll() and g.turn == 0  # 002 l.37: a capture earns a roll

@@ -1,8 +1,8 @@
 """Ludo turn flow, written from the rule text: who starts, sixes and other extra rolls, waiting rolls,
 discarded rolls, the three tries to come out, placements, two dice, auto-play's preferred move."""
 
-from ludus.errors import IllegalMoveError, NotationError
-from ludus.ludo import from_notation, start_position
+from ludus.errors import ConfigError, IllegalMoveError, NotationError
+from ludus.ludo import from_notation, rules_from_spec, start_position
 from support import message_of, raises
 
 
@@ -61,9 +61,38 @@ def test_danish_roll_off_winner_chooses_start_or_colour():
     assert g2.turn == 0 and g2.awaiting_roll()
 
 
+def test_danish_tie_then_choice_for_four_players():
+    g = start_position("danish/4")
+    for v in (5, 5, 2, 1):  # green and yellow tie on 5: only they roll again
+        g.apply_roll(v)
+    assert field(g, "group") == "gy" and g.turn == 0 and g.awaiting_roll()
+    g.apply_roll(4)
+    g.apply_roll(4)  # tied again
+    assert field(g, "group") == "gy" and g.turn == 0
+    g.apply_roll(3)
+    g.apply_roll(6)  # yellow wins and chooses
+    assert field(g, "phase") == "choice" and g.turn == 1 and not g.awaiting_roll()
+    err = raises(IllegalMoveError, g.parse_move, "6 yellow.0 base-t13")
+    assert "start or colour" in message_of(err)
+    play(g, "colour")  # yellow chooses colour (where to sit): the next seat, red, starts
+    assert g.turn == 2 and field(g, "phase") is None and g.awaiting_roll()
+    assert field(g, "tries") == "2"  # nothing in play: three rolls to throw a six (001)
+
+
 def test_two_players_sit_opposite():
     assert field(start_position("danish/2"), "seats") == "gr"
     assert field(start_position("classic/3"), "seats") == "gyr"
+    # 001: two players take blue+yellow or red+green; 002 l.24 seats two players opposite too
+    g = game("danish seats=yb turn=y phase=order group=yb y=base,base,base,base b=base,base,base,base")
+    g.apply_roll(2)
+    g.apply_roll(4)
+    assert g.turn == 3 and moves(g) == ["colour", "start"]
+    for seats in ("gy", "gb", "yr", "rb"):
+        text = "ludo danish seats=%s turn=%s" % (seats, seats[0])
+        for letter in seats:
+            text += " %s=base,base,base,base" % letter
+        err = raises(NotationError, from_notation, text)
+        assert "two players sit opposite" in message_of(err), seats
 
 
 # --- sixes ----------------------------------------------------------------------------------------------
@@ -181,6 +210,26 @@ def test_three_tries_come_back_every_round():
     assert moves(g) == ["6 green.0 base-t0"]
 
 
+def test_three_tries_from_the_first_turn():
+    g = start_position("danish/2")
+    g.apply_roll(5)
+    g.apply_roll(3)  # green wins the roll-off and starts
+    play(g, "start")
+    for v in (1, 2, 3):
+        assert g.turn == 0 and g.awaiting_roll()
+        g.apply_roll(v)
+    assert g.turn == 2  # three rolls without a six: red's turn, with three rolls of its own
+    g.apply_roll(4)
+    g.apply_roll(6)
+    assert moves(g) == ["6 red.0 base-t26"]
+    play(g, "6 red.0 base-t26")
+    assert g.turn == 2 and g.awaiting_roll()  # the six's extra roll
+    g.apply_roll(2)
+    assert moves(g) == ["2 red.0 t26-t28"]
+    play(g, "2 red.0 t26-t28")
+    assert g.turn == 0 and field(g, "tries") == "2"  # green still has nothing in play
+
+
 def test_three_tries_only_in_danish():
     g = game("classic seats=gr turn=r rolls=1 g=base,base,base,base r=t9,base,base,base")
     play(g, "1 red.0 t9-t10")
@@ -223,8 +272,27 @@ def test_two_dice_each_die_is_a_move():
     assert moves(g) == ["2 green.0 t3-t5", "5 green.0 t3-t8"]
 
 
+def test_two_dice_sum_needs_bounce():
+    err = raises(ConfigError, rules_from_spec, "custom:dice=2,dice_sum=1")
+    assert "exact_home=0" in message_of(err)
+
+
+def test_two_dice_third_throw_with_a_six_is_void():
+    g = game("custom:dice=2 seats=gr turn=g g=t3,base,base,base r=base,base,base,base")
+    for d1, d2 in ((6, 1), (2, 6)):
+        g.apply_roll(d1)
+        g.apply_roll(d2)
+        assert g.awaiting_roll() and g.turn == 0
+    assert field(g, "rolls") == "6,1,2,6" and field(g, "sixes") == "2"
+    g.apply_roll(6)
+    g.apply_roll(6)
+    assert g.turn == 2 and field(g, "rolls") == "-" and field(g, "g") == "t3,base,base,base"
+
+
 def test_two_dice_sum_is_one_move_and_an_entry_die_lets_a_token_out():
-    g = game("custom:dice=2,dice_sum=1 seats=gr turn=g g=t3,base,base,base r=base,base,base,base")
+    g = game(
+        "custom:dice=2,dice_sum=1,exact_home=0 seats=gr turn=g g=t3,base,base,base r=base,base,base,base"
+    )
     g.apply_roll(6)
     g.apply_roll(3)
     assert field(g, "rolls") == "9e"
@@ -245,6 +313,25 @@ def test_preferred_move_home_then_capture_then_furthest():
     g = game("classic seats=gr turn=g rolls=2 g=t3,t30,t20,base r=base,base,base,base")
     assert str(g.preferred_move()) == "2 green.1 t30-t32"
     assert g.rules.clock == 15 and start_position("blitz/2").rules.clock == 5
+
+
+def test_auto_play_rolls_what_is_owed_and_plays_preferred_moves():
+    g = game("classic seats=gr turn=g g=t3,c3,t20,base r=t22,base,base,base")
+    rolls = [6, 2, 4]
+    done = g.auto_play(lambda: rolls.pop(0))
+    # 6 and 2 wait together: the 6 first (it has moves): no home or capture with it, so the furthest
+    # token (t20) advances; then the 2 brings c3 home, which earns the roll of 4: t26 is the furthest
+    assert done == [
+        "roll 6",
+        "roll 2",
+        "6 green.2 t20-t26",
+        "2 green.1 c3-home",
+        "roll 4",
+        "4 green.2 t26-t30",
+    ]
+    assert g.turn == 2 and rolls == []
+    g = start_position("danish/2")
+    assert g.auto_play(lambda: 5) == ["roll 5"] and g.turn == 2  # one roll of the roll-off
 
 
 # --- errors -------------------------------------------------------------------------------------------

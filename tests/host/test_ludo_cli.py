@@ -1,14 +1,17 @@
 """`ludus selfplay` and `ludus moves` on Ludo positions: every preset plays from the command line, the JSON
-summary is one line and reproducible from its seed, bad presets and option clashes are refused (exit 2)."""
+summary is one line and reproducible from its seed, bad presets and option clashes are refused (exit 2).
+Also: the rule-option table of docs/ludo.md says exactly what the presets are."""
 
 import json
+import pathlib
 
 import pytest
+from ludus.ludo_rules import FIELD_NAMES, PRESETS, _format_value, rules_from_spec
 from ludus_host.cli import main
 
 pytestmark = pytest.mark.cpython_only
 
-PRESETS = (
+CLI_PRESETS = (
     "classic",
     "master",
     "blitz",
@@ -37,7 +40,22 @@ def summary(capsys, *argv):
     return data
 
 
-@pytest.mark.parametrize("preset", PRESETS + ("custom:base=danish,entry=5.6,exact_home=0",))
+@pytest.mark.parametrize(
+    "preset",
+    CLI_PRESETS
+    + (
+        "custom",
+        "teamup+master",
+        "teamup+blitz",
+        "teamup+danish",
+        "teamup+hebrew-40",
+        "teamup+hebrew-56",
+        "teamup+custom",
+        "custom:base=danish,entry=5.6,exact_home=0",
+        "custom:dice=2",
+        "custom:dice=2,dice_sum=1,exact_home=0",
+    ),
+)
 def test_every_preset_plays_from_the_command_line(capsys, preset):
     data = summary(capsys, preset, "--games", "3", "--seed", "5")
     assert data["games"] == 3 and data["unfinished"] == 0
@@ -93,3 +111,43 @@ def test_moves_of_a_ludo_position(capsys):
         capsys, "moves", "ludo classic seats=gr turn=g g=base,base,base r=base,base,base,base"
     )
     assert code == 2 and "exactly 4 tokens" in err
+
+
+@pytest.mark.parametrize("start", ["ludo/classic/4", "ludo/danish/2", "ludo/master/3", "ludo/teamup+arrow/4"])
+def test_named_starts_from_the_issue(capsys, start):
+    data = summary(capsys, start, "--games", "2", "--seed", "3")
+    assert data["games"] == 2 and data["unfinished"] == 0
+    assert data["players"] == int(start[-1])
+    code, out, _err = run(capsys, "moves", start)
+    assert code == 0 and out == ""  # everyone rolls for who starts before any move
+
+
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "ludo.md"
+
+
+def option_table():
+    """{option: {preset: text}} from the rule-option table of docs/ludo.md."""
+    lines = DOC.read_text().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("| option | meaning |"))
+    columns = [c.strip() for c in lines[head].strip("|").split("|")]
+    presets = columns[2:-1]
+    table = {}
+    for line in lines[head + 2 :]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[-1], "option %s has no source" % cells[0]
+        table[cells[0].strip("`")] = dict(zip(presets, cells[2:-1]))
+    return table
+
+
+def test_docs_option_table_matches_the_presets():
+    table = option_table()
+    assert sorted(table) == sorted(FIELD_NAMES)  # every option, and nothing else
+    names = [p[0] for p in PRESETS]
+    for name in names:
+        rules = rules_from_spec(name)
+        for option, row in table.items():
+            text = _format_value(option, getattr(rules, option))
+            assert row[name] == text, (option, name, row[name], text)
+    assert sorted(next(iter(table.values()))) == sorted(names)
