@@ -2,6 +2,7 @@
 start (checkers/2, checkers/3x2, ...) or a notation string (quote it, or give its words as they are)."""
 
 import argparse
+import sys
 
 from ludus.games import position
 
@@ -17,6 +18,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = position(" ".join(args.position))
-    for move in game.legal_moves():
+    moves = game.legal_moves()
+    for move in moves:
         print(str(move))
+    if not moves:
+        # Say why the list is empty on stderr, so stdout stays a plain list of moves for scripts.
+        if getattr(game, "awaiting_roll", None) and game.awaiting_roll():
+            print("no moves yet: the player to act must roll first (seat %d)" % game.turn, file=sys.stderr)
+        elif game.is_over():
+            print("no moves: the game is over", file=sys.stderr)
     return 0

@@ -151,3 +151,9 @@ def test_docs_option_table_matches_the_presets():
             text = _format_value(option, getattr(rules, option))
             assert row[name] == text, (option, name, row[name], text)
     assert sorted(next(iter(table.values()))) == sorted(names)
+
+
+def test_moves_at_a_named_start_says_a_roll_is_owed(capsys):
+    code, out, err = run(capsys, "moves", "ludo/classic/4")
+    assert code == 0 and out == ""
+    assert "must roll first (seat 0)" in err
