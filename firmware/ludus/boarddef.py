@@ -164,6 +164,7 @@ class BoardDefinition:
             fail(source, checker.faults)
         board = cls()
         board._build(checker)
+        _forget_checks()
         return board
 
     def _build(self, checker):
@@ -272,6 +273,19 @@ class BoardDefinition:
             out[i] = 0
         for i in range(self.cell_count):
             out[place_of_cell[i]] += cell_counts[i]
+
+
+def _forget_checks():
+    # The checks are needed only while a definition is read: on the board their module would keep
+    # about 16K of RAM for the whole game, so it is dropped (a later load imports it again).
+    import sys
+
+    if sys.implementation.name == "micropython":
+        sys.modules.pop("ludus.boardcheck", None)
+        import ludus
+
+        if hasattr(ludus, "boardcheck"):
+            delattr(ludus, "boardcheck")
 
 
 def _ordered(by_index):

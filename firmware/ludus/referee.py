@@ -14,7 +14,7 @@ from array import array
 
 from ludus.referee_flow import RefereeFlow
 from ludus.referee_games import adapter_for
-from ludus.referee_infer import MoveTable
+from ludus.referee_infer import MoveTable, diff_places
 from ludus.referee_judge import RefereeJudge
 from ludus.referee_states import (
     LONG_PRESS,
@@ -24,6 +24,8 @@ from ludus.referee_states import (
     PHASE_NAMES,
     PLAY,
     S_IDLE,
+    S_MISMATCH,
+    S_UNDO,
     SETUP,
     SHORT_PRESS,
     SITUATION_NAMES,
@@ -31,20 +33,6 @@ from ludus.referee_states import (
 
 # what other layers import from here
 __all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
-
-
-def _changed(a, b, lo, hi, out):
-    # append to out the indices in lo..hi-1 where bytearrays a and b differ
-    if hi - lo <= 8:
-        for i in range(lo, hi):
-            if a[i] != b[i]:
-                out.append(i)
-        return
-    mid = (lo + hi) >> 1
-    if a[lo:mid] != b[lo:mid]:
-        _changed(a, b, lo, mid, out)
-    if a[mid:hi] != b[mid:hi]:
-        _changed(a, b, mid, hi, out)
 
 
 class Referee(RefereeJudge, RefereeFlow):
@@ -55,7 +43,9 @@ class Referee(RefereeJudge, RefereeFlow):
     scene, occupancy: built from the board when not given (scene=False: no lights at all).
     seed: 32 bytes (or hex) for reproducible dice (tests, the simulator); None draws one per game.
     adapter: the game adapter (ludus.referee_games) when not derived from the preset.
-    settle_ms: how long the board must be still."""
+    settle_ms: how long the board must be still.
+    turn_clock: Ludo's turn clock and auto-play (docs/referee.md): False (off, the default), True (the
+    rule set's clock: 15 s, 5 s in Blitz, none in Danish) or a number of seconds."""
 
     def __init__(
         self,
@@ -67,6 +57,7 @@ class Referee(RefereeJudge, RefereeFlow):
         settle_ms=200,
         calibration=None,
         adapter=None,
+        turn_clock=False,
     ):
         self.board = board
         self.preset = preset
@@ -158,6 +149,13 @@ class Referee(RefereeJudge, RefereeFlow):
         self.setup_choice = 0
         self._started = False
         self._dirty = True
+        self.clock_ms = 0  # the turn clock (0: none); it runs from _clock_from for _clock_seat's turn
+        if turn_clock is not False and ad.family == "ludo":
+            self.clock_ms = 1000 * (ad.rules.clock if turn_clock is True else int(turn_clock))
+        self._clock_from = 0
+        self._clock_seat = -1
+        self._clock_turns = -1
+        self.auto_move = None  # the move the clock chose, for the players to carry out
 
     def _default_scene(self, board):
         from ludus.scene import DEFAULT_BUDGET_MA, LightScene
@@ -192,6 +190,8 @@ class Referee(RefereeJudge, RefereeFlow):
             self._settled()
         if button:
             self._button(button)
+        if self.clock_ms and self.phase == PLAY:
+            self._clock(now_ms)
         if self._dirty:
             self._dirty = False
             if self._compose is not None:
@@ -232,11 +232,11 @@ class Referee(RefereeJudge, RefereeFlow):
         self._last[:] = src
 
     def _sense_changes(self):
-        # only the places of channels that changed: found by comparing halves at C speed
+        # only the places of channels that changed (found by native code on MicroPython)
         src = self.occ.settled
         last = self._last
         changed = []
-        _changed(src, last, 0, len(src), changed)
+        diff_places(src, last, changed)
         raw = self._raw
         s = self.sensed
         cap = self.cap
@@ -266,6 +266,30 @@ class Referee(RefereeJudge, RefereeFlow):
         fields["event"] = name
         self.events.append(fields)
 
+    # ---- the turn clock ---------------------------------------------------------------------------
+
+    def _clock(self, now):
+        # Runs from the start of each turn; a difference to put right stops it, and it starts afresh
+        # once the board matches. Run out: auto-play, one step per tick while the board is idle; a
+        # move it chose stays chosen (lit again whenever the board is back to idle).
+        game = self.game
+        sit = self.situation
+        if game.turn != self._clock_seat or game.turn_count != self._clock_turns:
+            self._clock_seat = game.turn
+            self._clock_turns = game.turn_count
+            self._clock_from = now
+            return
+        if self.auto_move is not None:
+            if sit == S_IDLE:
+                self._auto_step()
+            return
+        if S_MISMATCH <= sit and sit <= S_UNDO:
+            self._clock_from = now
+            return
+        # ticks wrap at 2**30 (time.ticks_ms): the difference modulo that, as ludus.sensing does
+        if sit == S_IDLE and (now - self._clock_from) & 0x3FFFFFFF >= self.clock_ms:
+            self._auto_step()
+
     # ---- setup and new games ----------------------------------------------------------------------
     def _position_changed(self):
         game = self.game
@@ -275,6 +299,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self._saturate(es)
         self._reset_move()
         self.table = None
+        self.auto_move = None
         if game.is_over():
             self._game_over()
             return
@@ -289,6 +314,11 @@ class Referee(RefereeJudge, RefereeFlow):
             self._position_changed()
             return
         self.table = MoveTable(moves, self._changes_of, self.expected, self.cap)
+
+    def _accept_only(self, move):
+        # the turn clock chose this move: nothing else is accepted until the position changes
+        self.auto_move = move
+        self.table = MoveTable([move], self._changes_of, self.expected, self.cap)
 
     def _changes_of(self, move):
         return self.adapter.changes(self.game, move)

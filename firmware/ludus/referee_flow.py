@@ -164,6 +164,27 @@ class RefereeFlow:
         else:
             self._event("refused", reason="no move to confirm: the board matches the game")
 
+    def _auto_step(self):
+        # The turn clock ran out (Ludo): roll what is owed, else light the preferred move for the
+        # players to carry out; only that move is then accepted (or a short press plays it).
+        game = self.game
+        self._dirty = True
+        move = self.auto_move
+        if move is None:
+            if self._awaiting_roll():
+                self._event("auto", seat=game.turn)
+                self._roll()
+                return
+            move = game.preferred_move()
+            if move is None:
+                return
+            self._event("auto", seat=game.turn, move=str(move))
+            if move.kind >= 3:  # the Danish start choice: nothing to carry out
+                self._commit(move)
+                return
+            self._accept_only(move)
+        self._ask_confirm([move])
+
     def _draw(self):
         if self.forced_rolls:
             return self.forced_rolls.pop(0)

@@ -1,6 +1,7 @@
 """Move inference by whole-state comparison: which legal moves the sensed per-place counts show done
 (or half done), compared against the expected counts of the game, with sensor saturation applied."""
 
+import sys
 from array import array
 
 # How a settled sensed state relates to the position (see MoveTable.classify).
@@ -27,6 +28,8 @@ class MoveTable:
     def __init__(self, moves, changes_of, expected, cap):
         self.moves = moves
         self.expected = expected  # full counts (bytearray), not saturated
+        self.exp_sat = expected  # the saturated counts judged against (set by judge and classify)
+        self.ends = None  # per move, what the light scene needs of it (kept by referee_lights)
         self.cap = cap
         # Flat tables instead of a tuple per move and a dict of lists: entry k is place[k] changing
         # by delta[k] for move owner[k]; a move's entries are start[i] .. start[i + 1] - 1, and the
@@ -67,89 +70,11 @@ class MoveTable:
 
     def judge(self, i, sensed, ndiff, exp_sat):
         """MATCH if sensed equals the expected counts after move i (saturated), PARTIAL if it is on the
-        way there (see is_partial), else FOREIGN: both tests in one pass over the move's places."""
-        e = self.expected
-        cap = self.cap
-        place = self.place
-        delta = self.delta
-        hits = 0
-        exact = True
-        placed = 0
-        lifted = 0
-        for k in range(self.start[i], self.start[i + 1]):
-            p = place[k]
-            d = delta[k]
-            if d > 127:
-                d -= 256
-            s = sensed[p]
-            a = exp_sat[p]
-            c = cap[p]
-            v = e[p] + d
-            if v > c:
-                v = c
-            if v != s:
-                exact = False
-            if d < 0 and e[p] > c:
-                hidden = e[p] - c
-                lifted += hidden if hidden < -d else -d
-            if s != a:
-                hits += 1
-                if s > a:
-                    placed += s - a
-                else:
-                    lifted += a - s
-                if d != 0:
-                    if a <= v:
-                        if s < a or s > v:
-                            return FOREIGN
-                    elif s > a or s < v:
-                        return FOREIGN
-        if hits != ndiff:
-            return FOREIGN
-        if exact:
-            return MATCH
-        return PARTIAL if placed <= lifted else FOREIGN
-
-    def is_partial(self, i, sensed, ndiff, exp_sat):
-        """True when every differing place is one move i changes, each part way from expected towards
-        the result (a place the move both empties and fills, such as a capture square, may read anything),
-        and no more pieces have been put down than taken up."""
-        e = self.expected
-        cap = self.cap
-        place = self.place
-        delta = self.delta
-        hits = 0
-        placed = 0
-        lifted = 0
-        for k in range(self.start[i], self.start[i + 1]):
-            p = place[k]
-            d = delta[k]
-            if d > 127:
-                d -= 256
-            s = sensed[p]
-            a = exp_sat[p]
-            c = cap[p]
-            if d < 0 and e[p] > c:
-                # a lift from a stack the sensors count as full is invisible
-                hidden = e[p] - c
-                lifted += hidden if hidden < -d else -d
-            if s != a:
-                hits += 1
-                if s > a:
-                    placed += s - a
-                else:
-                    lifted += a - s
-                if d != 0:
-                    v = e[p] + d
-                    if v > c:
-                        v = c
-                    if a <= v:
-                        if s < a or s > v:
-                            return False
-                    elif s > a or s < v:
-                        return False
-        # pieces are carried, not conjured: nothing is placed that was not lifted first
-        return hits == ndiff and placed <= lifted
+        way there, else FOREIGN. Part way means: every differing place is one move i changes, each
+        between expected and the result (a place the move both empties and fills, such as a capture
+        square, may read anything), and no more pieces put down than taken up."""
+        self.exp_sat = exp_sat
+        return _judge(self, i, sensed, ndiff)
 
     def shows_arrival(self, i, exp_sat):
         """True if the sensors see move i put a piece down somewhere (a count that rises)."""
@@ -191,12 +116,75 @@ class MoveTable:
         return self.changes(i) == self.changes(j)
 
 
+def _judge_py(table, i, sensed, ndiff):
+    # MoveTable.judge against table.exp_sat, in one pass over the move's places; referee_native has
+    # the same loop as viper code for MicroPython.
+    e = table.expected
+    cap = table.cap
+    place = table.place
+    delta = table.delta
+    exp_sat = table.exp_sat
+    hits = 0
+    exact = True
+    placed = 0
+    lifted = 0
+    for k in range(table.start[i], table.start[i + 1]):
+        p = place[k]
+        d = delta[k]
+        if d > 127:
+            d -= 256
+        s = sensed[p]
+        a = exp_sat[p]
+        c = cap[p]
+        v = e[p] + d
+        if v > c:
+            v = c
+        if v != s:
+            exact = False
+        if d < 0 and e[p] > c:
+            hidden = e[p] - c  # a lift from a stack the sensors count as full is invisible
+            lifted += hidden if hidden < -d else -d
+        if s != a:
+            hits += 1
+            if s > a:
+                placed += s - a
+            else:
+                lifted += a - s
+            if d != 0:
+                if a <= v:
+                    if s < a or s > v:
+                        return FOREIGN
+                elif s > a or s < v:
+                    return FOREIGN
+    if hits != ndiff:
+        return FOREIGN
+    if exact:
+        return MATCH
+    # pieces are carried, not conjured: nothing is placed that was not lifted first
+    return PARTIAL if placed <= lifted else FOREIGN
+
+
+def _list_diffs_py(sensed, exp_sat, n, out):
+    for p in range(n):
+        if sensed[p] != exp_sat[p]:
+            out.append(p)
+
+
+_judge = _judge_py
+_list_diffs = _list_diffs_py
+if sys.implementation.name == "micropython":
+    try:
+        from ludus.referee_native import judge as _judge
+        from ludus.referee_native import list_diffs as _list_diffs
+    except Exception:  # a port without the native emitter keeps the bytecode versions
+        pass
+
+
 def diff_places(sensed, exp_sat, out):
     """Fill list out with the places where sensed differs from expected; returns its length."""
     del out[:]
-    for p in range(len(sensed)):
-        if sensed[p] != exp_sat[p]:
-            out.append(p)
+    if sensed != exp_sat:  # one C comparison when nothing differs
+        _list_diffs(sensed, exp_sat, len(sensed), out)
     return len(out)
 
 
@@ -209,8 +197,9 @@ def classify(table, sensed, exp_sat, diffs, seen=None):
         return IDLE, [], []
     matches = []
     partials = []
+    table.exp_sat = exp_sat
     for i in table.candidates(diffs[0]):
-        kind = table.judge(i, sensed, nd, exp_sat)
+        kind = _judge(table, i, sensed, nd)
         if kind == MATCH:
             dup = False
             for j in matches:

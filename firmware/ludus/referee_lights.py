@@ -23,10 +23,14 @@ def _cells_of(r, p):
 
 
 def _mark(r, p, meaning, colour=0):
+    # few locals: a frame of more than 11 slots would be taken from the MicroPython heap
     led = r._led_of_place[p]
     if led != 0xFFFF:  # a single-cell place: the common case, one lookup
-        r.scene.set(led, meaning, colour)
-        return
+        return r.scene.set(led, meaning, colour)
+    _mark_zone(r, p, meaning, colour)
+
+
+def _mark_zone(r, p, meaning, colour):
     sc = r.scene
     leds = r.board.led_of_cell
     for c in _cells_of(r, p):
@@ -54,35 +58,52 @@ def _turn_led(r, seat, meaning, colour):
 
 
 def _turn_led_of(r, game, seat, meaning, colour):
-    leds = r.board.turn_leds
     k = r.adapter.turn_index(game, seat)
-    if k < len(leds):
-        r.scene.set(leds[k], meaning, colour)
+    if k < len(r.board.turn_leds):
+        r.scene.set(r.board.turn_leds[k], meaning, colour)
+
+
+def _ends(r, i):
+    # adapter.ends of the table's move i, kept with the table: lifting and putting back a piece
+    # recomposes the same destinations without allocating again
+    table = r.table
+    cache = table.ends
+    if cache is None:
+        cache = table.ends = [None] * len(table.moves)
+    e = cache[i]
+    if e is None:
+        e = cache[i] = r.adapter.ends(r.game, table.moves[i])
+    return e
 
 
 def compose(r):
-    sc = r.scene
-    sc.clear()
+    """Rebuild the referee's scene for its phase and situation."""
+    r.scene.clear()
     if r.phase == SETUP:
         _compose_setup(r)
-        return
-    game = r.game
-    ad = r.adapter
-    if r.phase == OVER:
+    elif r.phase == OVER:
         _compose_over(r)
-        return
+    else:
+        _compose_turn(r)
+        if r.adapter.has_dice:
+            _compose_die(r)
+        _compose_situation(r, r.situation)
+
+
+def _compose_turn(r):
+    game = r.game
     seat = game.turn
-    _turn_led(r, seat, palette.TURN, ad.colour(game, seat))
-    for s in game.placements():
-        _turn_led(r, s, palette.FINISHED, ad.colour(game, s))
-    if ad.has_dice:
-        _compose_die(r)
-    sit = r.situation
+    _turn_led(r, seat, palette.TURN, r.adapter.colour(game, seat))
+    if game.placements():
+        for s in game.placements():
+            _turn_led(r, s, palette.FINISHED, r.adapter.colour(game, s))
+
+
+def _compose_situation(r, sit):
     if sit == S_MOVING:
         _compose_moves(r, r.partials)
     elif sit == S_PENDING:
-        move = r.pending
-        frm, to, path, victims = ad.ends(game, move)
+        frm, to, path, victims = r.adapter.ends(r.game, r.pending)
         _mark(r, to, palette.CONFIRM)
         for h in r.chain_next:
             _mark(r, h, palette.DESTINATION)
@@ -95,7 +116,7 @@ def compose(r):
         for h in r.chain_next:
             _mark(r, h, palette.DESTINATION)
     elif sit == S_CONFIRM:
-        frm, to, path, victims = ad.ends(game, r.choices[r.choice])
+        frm, to, path, victims = r.adapter.ends(r.game, r.choices[r.choice])
         if frm >= 0:
             _mark(r, frm, palette.CONFIRM)
             _mark(r, to, palette.CONFIRM)
@@ -132,26 +153,33 @@ def _compose_die(r):
 
 
 def _compose_moves(r, partials):
-    game = r.game
-    table = r.table
-    ad = r.adapter
-    bases = {}
+    sc = r.scene
+    dest = sc.ink(palette.DESTINATION)
+    led_of = r._led_of_place
+    bases = None
     # Jump paths only while few destinations remain: with many, the paths would cover the board.
     paths = len(partials) <= PATHS_SHOWN
     for i in partials:
-        frm, to, path, victims = ad.ends(game, table.moves[i])
+        frm, to, path, victims = _ends(r, i)
         if to < 0:
             continue
-        _mark(r, to, palette.DESTINATION)
+        if led_of[to] != 0xFFFF:
+            sc.put(led_of[to], dest)
+        else:
+            _mark_zone(r, to, palette.DESTINATION, 0)
         if paths:
             for k in range(1, len(path) - 1):
                 _mark(r, path[k], palette.JUMP_PATH)
-        for v, base in victims:
-            _mark(r, v, palette.CAPTURE_VICTIM)
-            bases[base] = bases.get(base, 0) + 1
-    for base in bases:
-        # the slots still empty beyond those the base should already fill
-        _mark_some(r, base, palette.CAPTURE_BASE, False, bases[base])
+        if victims:
+            if bases is None:
+                bases = {}
+            for v, base in victims:
+                _mark(r, v, palette.CAPTURE_VICTIM)
+                bases[base] = bases.get(base, 0) + 1
+    if bases:
+        for base in bases:
+            # the slots still empty beyond those the base should already fill
+            _mark_some(r, base, palette.CAPTURE_BASE, False, bases[base])
 
 
 def _compose_difference(r):

@@ -77,6 +77,10 @@ DEFAULT_BUDGET_MA = led_budget_ma()
 DIE_FACES = bytes((0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111))
 
 _MAX_INKS = const(64)
+_MEANINGS = const(18)  # palette.MEANING_COUNT (a test checks)
+_COLOURS = const(7)  # palette.COLOUR_COUNT
+_KEYS = const(126)  # _MEANINGS * _COLOURS
+_PRIORITY = palette.MEANING_PRIORITY
 _DIE_INK = const(1)  # reserved: the die display's colour this frame (no LED points at it)
 _WAITING_SLOT_MS = const(1200)  # one waiting roll per WINK cycle, the dark gap between rolls
 
@@ -123,6 +127,11 @@ class LightScene:
         self._ink_spec = bytearray(4 * _MAX_INKS)  # r, g, b at full, pattern: what the kernels read
         self._ink_grb = bytearray(3 * _MAX_INKS)  # this frame's bytes
         self._ink_count = 2  # ink 0 is "dark", ink 1 the die's
+        # The ink of each (meaning, colour as passed to set) pair, 0 when it has none yet: set() finds
+        # its ink with one lookup and allocates nothing.
+        self._ink_of = bytearray(_KEYS)
+        self._dark = bytes(led_count)
+        self._no_uses = array("H", bytes(2 * _MAX_INKS))
         self._frame_ink = bytearray(led_count)  # _led_ink with the die display laid over
         self._level = bytearray(palette.PATTERN_COUNT)
         self._die_leds = ()
@@ -136,14 +145,10 @@ class LightScene:
 
     def clear(self):
         """Forget every meaning and the die: the next frame is dark until marked again."""
-        led_ink = self._led_ink
-        for i in range(self.led_count):
-            led_ink[i] = 0
-        uses = self._ink_uses
-        for i in range(_MAX_INKS):
-            uses[i] = 0
-        uses[0] = self.led_count  # every LED dark
-        self._ink_count = 2
+        # Inks stay defined (with no LED using them) so the next composition finds them at once.
+        self._led_ink[:] = self._dark  # a slice copy: C speed, no allocation
+        _copy16(self._ink_uses, self._no_uses, self._ink_count)
+        self._ink_uses[0] = self.led_count  # every LED dark
         self._die_value = 0
         self._waiting_count = 0
 
@@ -154,20 +159,36 @@ class LightScene:
         (So set(led, NONE) never darkens a marked LED: compose afresh after clear().)"""
         if not 0 <= led < self.led_count:
             raise ConfigError("LED %r out of range 0..%d" % (led, self.led_count - 1))
-        ink = self._ink(meaning, colour)
-        old = self._led_ink[led]
-        prio = palette.MEANING_PRIORITY
-        if old and prio[self._ink_meaning[old]] > prio[meaning]:
+        return self.put(led, self.ink(meaning, colour))
+
+    def ink(self, meaning, colour=0):
+        """The ink (a small int) of a meaning in a colour, for put(): checked as set() checks them."""
+        # Few locals on purpose: a frame of more than 11 slots would be taken from the heap.
+        if 0 <= meaning < _MEANINGS and 0 <= colour < _COLOURS:
+            ink = self._ink_of[meaning * _COLOURS + colour]
+            if ink or not meaning:
+                return ink
+        return self._new_ink(meaning, colour)  # or raises, naming the fault
+
+    def put(self, led, ink):
+        """set() with an ink from ink(), for composing many LEDs fast; led must be in range."""
+        leds = self._led_ink
+        old = leds[led]
+        if old and _PRIORITY[self._ink_meaning[old]] > _PRIORITY[self._ink_meaning[ink]]:
             return False
-        self._ink_uses[old] -= 1
-        self._ink_uses[ink] += 1
-        self._led_ink[led] = ink
+        uses = self._ink_uses
+        uses[old] -= 1
+        uses[ink] += 1
+        leds[led] = ink
         return True
 
     def mark(self, leds, meaning, colour=0):
         """set() for every LED index in leds."""
-        for led in leds:
-            self.set(led, meaning, colour)
+        i = 0
+        n = len(leds)
+        while i < n:  # while, not for: the iterator's slots would push the frame onto the heap
+            self.set(leds[i], meaning, colour)
+            i += 1
 
     def meaning_at(self, led):
         """The meaning LED `led` holds (palette.NONE when dark); the die display is not included."""
@@ -212,7 +233,7 @@ class LightScene:
             raise ConfigError("brightness %r out of range 0..255" % (brightness,))
         self.brightness = brightness
 
-    def _ink(self, meaning, colour):
+    def _new_ink(self, meaning, colour):
         if not 0 <= meaning < palette.MEANING_COUNT:
             raise ConfigError("unknown meaning %r" % (meaning,))
         if meaning == palette.NONE:
@@ -229,20 +250,29 @@ class LightScene:
             )
         else:
             colour = fixed
-        im, ic = self._ink_meaning, self._ink_colour
+        key = meaning * _COLOURS + (colour if fixed == palette.PLAYER_COLOUR else 0)
+        ink = self._ink_of[key]
+        if ink:
+            return ink
         n = self._ink_count
-        for i in range(2, n):
-            if im[i] == meaning and ic[i] == colour:
-                return i
         for i in range(2, n):  # reuse an ink nothing points at any more
             if self._ink_uses[i] == 0:
-                self._define_ink(i, meaning, colour)
-                return i
-        if n == _MAX_INKS:
-            raise ConfigError("more than %d meaning/colour pairs in one scene" % (_MAX_INKS - 2))
-        self._define_ink(n, meaning, colour)
-        self._ink_count = n + 1
-        return n
+                self._ink_of[self._ink_meaning[i] * _COLOURS + self._ink_key_colour(i)] = 0
+                ink = i
+                break
+        if not ink:
+            if n == _MAX_INKS:
+                raise ConfigError("more than %d meaning/colour pairs in one scene" % (_MAX_INKS - 2))
+            ink = n
+            self._ink_count = n + 1
+        self._define_ink(ink, meaning, colour)
+        self._ink_of[key] = ink
+        return ink
+
+    def _ink_key_colour(self, i):
+        # the colour part of ink i's key: the player's colour, or 0 for a meaning with its own colour
+        m = self._ink_meaning[i]
+        return self._ink_colour[i] if palette.MEANING_COLOUR[m] == palette.PLAYER_COLOUR else 0
 
     def _define_ink(self, k, meaning, colour):
         self._ink_meaning[k] = meaning

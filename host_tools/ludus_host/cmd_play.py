@@ -26,9 +26,29 @@ def add_arguments(parser):
         "--analog", action="store_true", help="simulate analog sensors that count stacked pieces"
     )
     parser.add_argument("--settle-ms", type=int, default=200, help="how long the board must be still (ms)")
+    parser.add_argument(
+        "--turn-clock",
+        nargs="?",
+        const="rules",
+        default=None,
+        metavar="SECONDS",
+        help="Ludo turn clock and auto-play: the rule set's clock, or SECONDS",
+    )
 
 
 DEFAULT_SEED = "00" * 32
+
+
+def _turn_clock(value):
+    if value is None:
+        return False
+    if value == "rules":
+        return True
+    if not value.isdigit():
+        raise NotationError(
+            "--turn-clock %r: give a number of seconds, or nothing for the rule set's" % value
+        )
+    return int(value)
 
 
 def run(args):
@@ -49,6 +69,7 @@ def run(args):
         frames=args.frames,
         analog=True if args.analog else None,
         settle_ms=args.settle_ms,
+        turn_clock=_turn_clock(args.turn_clock),
     )
     out = sys.stdout
     for item in sim.run(actions):

@@ -57,6 +57,7 @@ VERBS = {
     "power": (0, 0),
     "flicker": (1, 2),
     "setup": (0, 1),
+    "start": (1, None),
     "clear": (0, 0),
     "expect": (2, None),
 }
@@ -249,9 +250,10 @@ class Simulator:
     """Drives a Referee with a SimBoard through the actions of a script.
 
     preset: as Referee takes it. seed: dice seed (bytes/hex) for reproducible rolls. frames: "full"
-    (lights and GRB hex), "lights" or "none". analog: simulate analog sensors that count stacks."""
+    (lights and GRB hex), "lights" or "none". analog: simulate analog sensors that count stacks.
+    turn_clock: the referee's Ludo turn clock (False, True for the rule set's, or seconds)."""
 
-    def __init__(self, board, preset, seed=None, frames="full", analog=None, settle_ms=200):
+    def __init__(self, board, preset, seed=None, frames="full", analog=None, settle_ms=200, turn_clock=False):
         self.board = board
         self.preset = preset
         self.seed = seed
@@ -260,6 +262,7 @@ class Simulator:
             analog = board.sensor_kind == "analog"
         self.sim = SimBoard(board, analog)
         self.settle_ms = settle_ms
+        self.turn_clock = turn_clock
         self.now = 0
         self.line = 0
         self.forced = []
@@ -278,7 +281,13 @@ class Simulator:
         self.referee = self._new_referee()
 
     def _new_referee(self):
-        ref = Referee(self.board, self.preset, occupancy=self.sim.occupancy(self.settle_ms), seed=self.seed)
+        ref = Referee(
+            self.board,
+            self.preset,
+            occupancy=self.sim.occupancy(self.settle_ms),
+            seed=self.seed,
+            turn_clock=self.turn_clock,
+        )
         ref.forced_rolls = self.forced
         return ref
 
@@ -387,6 +396,8 @@ class Simulator:
             self.referee.restore(saved)
         elif verb == "setup":
             self._setup(args[0] if args else None)
+        elif verb == "start":
+            yield from self._start(" ".join(args))
         elif verb == "clear":
             for i in range(len(sim.counts)):
                 sim.counts[i] = 0
@@ -395,6 +406,23 @@ class Simulator:
             return
         if a.gap:
             yield from self._run_for(a.gap)
+
+    def _start(self, text):
+        # the pieces of a position on the board, and the referee continuing it as after a power cut
+        from ludus.dice import Dice
+        from ludus.record import GameRecord
+
+        game = self.referee.adapter.position(text)
+        counts = bytearray(len(game.place_names))
+        game.fill_counts(counts)
+        self.sim.fill(counts, game.place_names)
+        dice = Dice(
+            self.seed if self.seed is None or not isinstance(self.seed, str) else bytes.fromhex(self.seed)
+        )
+        record = GameRecord(text, {}, dice.commitment())
+        self.referee = self._new_referee()
+        yield from self._run_for(TICK_MS)
+        self.referee.restore({"record": record.to_json(), "seed": dice.seed_hex(), "dice_used": 0})
 
     def _setup(self, start):
         ref = self.referee

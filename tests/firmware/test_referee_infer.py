@@ -74,3 +74,35 @@ def test_nearest_pairs():
     pairs = pair_nearest([0, 2], [3, 1], lambda p: xy[p])
     assert sorted(pairs) == [(1, 0), (3, 2)]
     assert pair_nearest([0], [], lambda p: xy[p]) == []
+
+
+def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
+    # On MicroPython judge and diff_places run as viper code (ludus.referee_native); on CPython this
+    # compares the bytecode versions with themselves. Every reading of every cap on random moves.
+    from ludus import referee_infer as ri
+
+    x = 12345
+    for _ in range(300):
+        moves = []
+        for _m in range(4):
+            changes = []
+            for _c in range(1 + x % 4):
+                x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+                changes.append(((x >> 8) % 7, (x >> 12) % 5 - 2))
+            moves.append(changes)
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        expected = [(x >> (3 * k)) % 3 for k in range(7)]
+        t = table(expected, moves)
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        sensed = bytearray([(x >> (2 * k)) % 3 for k in range(7)])
+        exp_sat = bytearray([min(expected[p], CAP[p]) for p in range(7)])
+        want = []
+        ri._list_diffs_py(sensed, exp_sat, 7, want)
+        got = []
+        assert diff_places(sensed, exp_sat, got) == len(want) and got == want
+        t.exp_sat = exp_sat
+        for i in range(len(moves)):
+            assert ri._judge(t, i, sensed, len(want)) == ri._judge_py(t, i, sensed, len(want)), (
+                moves[i],
+                sensed,
+            )

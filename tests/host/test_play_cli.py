@@ -109,9 +109,30 @@ def test_power_cut_restores_the_game_from_its_record():
 
 def test_the_documented_examples_run(tmp_path, capsys):
     text = open(os.path.join(ROOT, "docs", "play-scripts.md")).read()
-    blocks = re.findall(r"```play (\S+) (\S+)\n(.*?)```", text, re.S)
-    assert len(blocks) >= 2
-    for board, game, script in blocks:
-        code, lines, err = play(tmp_path, capsys, script, board, game, "--frames", "lights")
+    blocks = re.findall(r"```play (\S+) (\S+)([^\n]*)\n(.*?)```", text, re.S)
+    assert len(blocks) >= 8
+    for board, game, options, script in blocks:
+        code, lines, err = play(tmp_path, capsys, script, board, game, "--frames", "lights", *options.split())
         assert code == 0, (board, err)
         assert events(lines, "move")
+
+
+def test_start_sets_the_board_to_a_position_and_a_bad_one_names_the_line(tmp_path, capsys):
+    text = "start ludo classic seats=gr turn=g rolls=4 g=t5,base,base,base r=t9,base,base,base\nmove t5 t9\n"
+    code, lines, err = play(tmp_path, capsys, text, "ludo52", "ludo/classic")
+    assert code == 0, err
+    assert events(lines, "restored") and events(lines, "mismatch") == []
+    # the red token still stands under the green one: the capture waits until it is taken off
+    assert events(lines, "move") == [] and lines[-1]["end"]["situation"] == "moving"
+    code, _, err = play(tmp_path, capsys, "start ludo classic seats=gq\n", "ludo52", "ludo/classic")
+    assert code == 2 and "line 1" in err
+
+
+def test_turn_clock_option_needs_seconds(tmp_path, capsys):
+    code, _, err = play(tmp_path, capsys, "setup\n", "ludo52", "ludo/classic/2", "--turn-clock", "soon")
+    assert code == 2 and "--turn-clock 'soon'" in err
+    code, lines, err = play(
+        tmp_path, capsys, "setup\nwait 3000\n", "ludo52", "ludo/classic/2", "--turn-clock", "2"
+    )
+    assert code == 0, err
+    assert [e["seat"] for e in events(lines, "auto")] == [0]  # the roll-off roll, made for green

@@ -1,0 +1,81 @@
+"""The inner loops of ludus.referee_infer compiled by MicroPython's viper emitter: the same results on
+raw byte pointers, so judging a settled board takes microseconds. MicroPython only (referee_infer
+imports it there and keeps its bytecode versions if the port has no native emitter).
+
+mpy-cross needs the target architecture for this file: mpy-cross -march=armv6m (the Pico's RP2040)."""
+
+# ruff: noqa: F821 (ptr8, ptr16 and int() casts are viper built-ins)
+# mypy: ignore-errors
+
+import micropython
+
+
+@micropython.viper
+def judge(table, i: int, sensed, ndiff: int) -> int:
+    """See MoveTable.judge (the exp_sat it compares with is table.exp_sat)."""
+    e = ptr8(table.expected)
+    cap = ptr8(table.cap)
+    place = ptr8(table.place)
+    delta = ptr8(table.delta)
+    start = ptr16(table.start)
+    es = ptr8(table.exp_sat)
+    sn = ptr8(sensed)
+    hits = 0
+    exact = 1
+    placed = 0
+    lifted = 0
+    k = int(start[i])
+    end = int(start[i + 1])
+    while k < end:
+        p = int(place[k])
+        d = int(delta[k])
+        if d > 127:
+            d -= 256
+        s = int(sn[p])
+        a = int(es[p])
+        c = int(cap[p])
+        ep = int(e[p])
+        v = ep + d
+        if v > c:
+            v = c
+        if v != s:
+            exact = 0
+        if d < 0 and ep > c:
+            hidden = ep - c  # a lift from a stack the sensors count as full is invisible
+            if hidden < 0 - d:
+                lifted += hidden
+            else:
+                lifted -= d
+        if s != a:
+            hits += 1
+            if s > a:
+                placed += s - a
+            else:
+                lifted += a - s
+            if d != 0:
+                if a <= v:
+                    if s < a or s > v:
+                        return 3
+                elif s > a or s < v:
+                    return 3
+        k += 1
+    if hits != ndiff:
+        return 3
+    if exact:
+        return 1
+    if placed <= lifted:
+        return 2
+    return 3
+
+
+@micropython.viper
+def list_diffs(sensed, exp_sat, n: int, out):
+    """Append to out the places (of the first n) where the two differ."""
+    a = ptr8(sensed)
+    b = ptr8(exp_sat)
+    append = out.append
+    i = 0
+    while i < n:
+        if a[i] != b[i]:
+            append(i)
+        i += 1
