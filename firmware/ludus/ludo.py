@@ -8,9 +8,9 @@ Arrow and Team Up variations, Danish club rules, the Hebrew 40/56 boards), with 
     ['6 green.0 base-t0']
 """
 
-from ludus import ludo_gen, ludo_text, ludo_turn
+from ludus import ludo_gen, ludo_turn
 from ludus.errors import ConfigError, NotationError
-from ludus.ludo_board import BASE, COLOURS, geometry
+from ludus.ludo_board import BASE, COLOURS, LETTERS, geometry
 from ludus.ludo_move import (  # noqa: F401 - the move kinds and phases, re-exported for callers
     CHOICE,
     COLOUR,
@@ -82,7 +82,7 @@ class LudoGame:
         self.group = []  # roll-off: seats still rolling
         self.stack = []
         self.turn_count = 0  # turns started (statistics; not part of the position)
-        self.max_undo = -1  # -1: unlimited; 0: no history (push cannot be taken back)
+        self.max_undo = 8  # actions kept for pop(); -1: unlimited; 0: no history (push cannot be taken back)
         self._cache = None
         # rule fields used in the hot path, copied once
         r = rules
@@ -258,75 +258,38 @@ class LudoGame:
         M = self._Move
         return [M(t) for t in self._cache]
 
-    # --- auto-play ----------------------------------------------------------------------------------
+    # --- auto-play (in ludus.ludo_auto, loaded when first used) ----------------------------------------
 
     def preferred_move(self):
         """The move auto-play makes when the turn clock runs out, for the first waiting roll that has
         one: bring a token home, else capture, else advance the furthest token. None if no move."""
-        moves = self.legal_moves()
-        if not moves:
-            return None
-        if self.phase == CHOICE:
-            return moves[0]
-        first = None
-        for r in self.rolls:
-            for m in moves:
-                if m.roll == r:
-                    first = r
-                    break
-            if first is not None:
-                break
-        moves = [m for m in moves if m.roll == first]
-        for m in moves:
-            if m.home:
-                return m
-        for m in moves:
-            if m.caps:
-                return m
-        best = moves[0]
-        best_p = -999
-        T, L = self.T, self.L
-        for m in moves:
-            p = m.frm
-            if T <= p < L:
-                p -= L  # just past its own entry after an extra lap: furthest from home
-            if p > best_p:
-                best, best_p = m, p
-        return best
+        from ludus.ludo_auto import preferred_move
+
+        return preferred_move(self)
 
     def auto_play(self, next_roll):
         """Auto-play, when the turn clock runs out (002 l.100): roll each roll the player owes with
         next_roll() (a function returning 1..6) and play the preferred move of each waiting roll,
         until the turn passes. Returns the actions taken, as text ("roll 6", "6 green.0 base-t0")."""
-        seat = self.turn
-        done = []
-        while self.phase != OVER and self.turn == seat:
-            if self.awaiting_roll():
-                order = self.phase == ORDER
-                v = next_roll()
-                self.apply_roll(v)
-                done.append("roll %d" % v)
-                if order:
-                    break  # one roll of the roll-off
-            else:
-                m = self.preferred_move()
-                self.push(m)
-                done.append(str(m))
-                if m.kind >= START:
-                    break  # the Danish choice: the turn itself has its own clock
-        return done
+        from ludus.ludo_auto import auto_play
 
-    # --- text forms (in ludus.ludo_text) ---------------------------------------------------------------
+        return auto_play(self, next_roll)
+
+    # --- text forms (in ludus.ludo_text and ludus.ludo_why, loaded when first used) ------------------
 
     def parse_move(self, text):
         """The legal move written as text (as str(move) prints it; the `via`, `lap` and `x` parts may be
         left out, and `to` may name the square first landed on). NotationError if malformed,
         IllegalMoveError naming the rule if well-formed but not legal here."""
-        return ludo_text.parse_move(self, text)
+        from ludus.ludo_text import parse_move
+
+        return parse_move(self, text)
 
     def notation(self):
         """The position as text: `ludo RULES key=value ...`; from_notation() reads it back."""
-        return ludo_text.notation(self)
+        from ludus.ludo_text import notation
+
+        return notation(self)
 
     def __str__(self):
         return self.notation()
@@ -334,7 +297,9 @@ class LudoGame:
     def check(self):
         """Raise NotationError naming the first impossible thing in this position (used on loading a
         notation, and by the property tests)."""
-        found = ludo_text.problem(self)
+        from ludus.ludo_why import problem
+
+        found = problem(self)
         if found:
             raise NotationError("ludo position: " + found)
 
@@ -380,18 +345,66 @@ def _seats_for(n):
     raise ConfigError("Ludo is for 2 to 4 players, not %d" % n)
 
 
-def start_position(spec):
+def _seat_list(seats, n):
+    """Seat indices from seats given as indices 0..3, colour names or seat letters (g y r b), checked
+    to be distinct and, if n is given, n of them."""
+    if seats.__class__ is str:
+        seats = list(seats)  # letters: "yb"
+    out = []
+    for name in seats:
+        s = name
+        if s in COLOURS:
+            s = COLOURS.index(s)
+        elif s.__class__ is str and len(s) == 1 and s in LETTERS:
+            s = LETTERS.index(s)
+        if s.__class__ is not int or not 0 <= s <= 3:
+            raise ConfigError("Ludo seat %r: expected a colour (green yellow red blue) or 0..3" % (name,))
+        if s in out:
+            raise ConfigError("Ludo seats: %s given twice" % COLOURS[s])
+        out.append(s)
+    if n is not None and len(out) != n:
+        raise ConfigError(
+            "Ludo seats %s: %d seats for %d players" % ("+".join(COLOURS[s] for s in out), len(out), n)
+        )
+    return out
+
+
+def start_position(spec, seats=None):
     """A new game from a named start PRESET/PLAYERS: "classic/4", "danish/2", "teamup+arrow/4",
-    "danish:entry=5.6/3". Two players sit opposite (green and red); three leave blue empty."""
-    rules_text, slash, n = spec.rpartition("/")
-    if not slash or not n.isdigit():
-        raise NotationError("ludo start %r: expected PRESET/PLAYERS, like classic/4" % spec)
-    rules = rules_from_spec(rules_text)
-    game = LudoGame(rules, _seats_for(int(n)))
+    "danish:entry=5.6/3". Two players sit opposite (green and red); three leave blue empty.
+
+    seats chooses who plays instead: seat indices (0..3), colour names or seat letters, in any order,
+    as many as PLAYERS (which may then be left out, as may the whole spec be a RuleSet):
+    start_position("classic/2", ("yellow", "blue")), start_position("danish", "gyb"),
+    start_position(rules, (1, 3)). ConfigError names a wrong count, an unknown or repeated seat, two
+    players who do not sit opposite, or Team Up without four."""
+    n = None
+    if isinstance(spec, RuleSet):
+        rules = spec
+    else:
+        rules_text, slash, count = spec.rpartition("/")
+        if slash and count.isdigit():
+            n = int(count)
+        elif seats is None or slash:
+            raise NotationError("ludo start %r: expected PRESET/PLAYERS, like classic/4" % spec)
+        else:
+            rules_text = spec
+        rules = rules_from_spec(rules_text)
+    if seats is None:
+        if n is None:
+            raise ConfigError("ludo start: give the players' seats with a rule set")
+        seats = _seats_for(n)
+    else:
+        if n is not None and not 2 <= n <= 4:
+            raise ConfigError("Ludo is for 2 to 4 players, not %d" % n)
+        seats = _seat_list(seats, n)
+    game = LudoGame(rules, seats)
     game._begin()
     return game
 
 
 def from_notation(text):
     """A game from its notation (as game.notation() prints it). NotationError names the problem."""
-    return ludo_text.from_notation(text, LudoGame)
+    from ludus.ludo_text import from_notation
+
+    return from_notation(text, LudoGame)

@@ -52,15 +52,8 @@ class Track:
         self.FIN = L + C if self.has_home else L
         self.starts = tuple(s * Q for s in range(4))
         self.abs_of = [bytes([(s * Q + d) % L for d in range(L)]) for s in range(4)]
-        names = ["t%d" % i for i in range(L)]
         self.block = C + 2 if self.has_home else C + 1  # places per colour after the track
-        for colour in COLOURS:
-            for k in range(C):
-                names.append("%s.c%d" % (colour, k))
-            names.append(colour + ".base")
-            if self.has_home:
-                names.append(colour + ".home")
-        self.place_names = tuple(names)
+        self.place_names = PlaceNames(self)
         # place id of each position code, per seat: index pos + 1
         self.place_of = []
         for s in range(4):
@@ -108,6 +101,72 @@ class Track:
         if n >= self.C:
             return -2
         return self.L + n
+
+
+class PlaceNames:
+    """A track's place names (docs/architecture.md), a read-only sequence used like a tuple: `t0 ..`, then
+    per colour `{colour}.c0 ..`, `{colour}.base` and `{colour}.home`. Each name is made when asked for,
+    so the names take no memory while a game runs."""
+
+    __slots__ = ("t", "n")
+
+    def __init__(self, t):
+        self.t = t
+        self.n = t.L + 4 * t.block
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i.__class__ is slice:
+            return tuple(self)[i]
+        n = self.n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("place id out of range")
+        t = self.t
+        if i < t.L:
+            return "t%d" % i
+        s, k = divmod(i - t.L, t.block)
+        if k < t.C:
+            return "%s.c%d" % (COLOURS[s], k)
+        return COLOURS[s] + (".base" if k == t.C else ".home")
+
+    def __iter__(self):
+        for i in range(self.n):
+            yield self[i]
+
+    def index(self, name):
+        """The place id of a name; ValueError if no place has it."""
+        t = self.t
+        dot = name.find(".") if name.__class__ is str else -1
+        if dot < 0:
+            p = t.parse_place(0, name) if name.__class__ is str and name[:1] == "t" else -2
+            if p >= 0:
+                return t.abs_of[0][p]
+        elif name[:dot] in COLOURS:
+            s = COLOURS.index(name[:dot])
+            p = t.parse_place(s, name)
+            if p != -2 and (p < 0 or p >= t.L):
+                return t.place_of[s][p + 1]
+        raise ValueError("%r is not a place name" % (name,))
+
+    def __contains__(self, name):
+        try:
+            self.index(name)
+        except ValueError:
+            return False
+        return True
+
+    def __eq__(self, other):
+        return tuple(self) == (tuple(other) if isinstance(other, PlaceNames) else other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(tuple(self))
 
 
 def track(L):

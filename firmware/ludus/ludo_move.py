@@ -20,7 +20,7 @@ PHASE_NAMES = ("play", "order", "choice", "over")
 
 ENTRY_FLAG = 32  # on a two-dice sum roll: one die shows an entry value
 
-# reasons a move is not legal (returned as ints by the generator, named by parse_move)
+# reasons a move is not legal (returned as ints by the generator, named by ludus.ludo_why.REASONS)
 R_ENTRY = 1
 R_DONE = 2
 R_EXACT = 3
@@ -29,17 +29,6 @@ R_WALL = 5
 R_WALL_LAND = 6
 R_PROTECTED = 7
 R_CAPTURE_FIRST = 8
-REASONS = (
-    "",
-    "entry: a token leaves its base only on an entry value",
-    "the token is already home",
-    "exact home: an overshoot is not allowed",
-    "one token per square: your own (or your partner's) token stands there",
-    "walls: an opponent wall can be neither passed nor landed on",
-    "walls: only a wall moved as one unit can land on a wall",
-    "protected: the opponents there cannot be captured and this rule set forbids landing",
-    "capture before home: this player has not captured yet",
-)
 
 
 # The engine keeps moves as plain tuples (cheap to build by the thousand); LudoMove wraps one for

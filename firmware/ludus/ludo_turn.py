@@ -289,53 +289,46 @@ def _seat_done(self, s):
 
 
 def _record(self):
-    packed = (
-        self.turn
-        | self.phase << 2
-        | self.owe << 4
-        | self.bonus << 5
-        | self.sixes << 10
-        | self.tries << 12
-        | self.die1 << 14
-        | self.captured << 17
+    # One bytes object per action: the 16 token positions + 1, turn, phase, owe, bonus, sixes, tries,
+    # die1, captured, the counts of placed and group, then placed, group and the waiting rolls.
+    placed = self.placed
+    group = self.group
+    rec = [p + 1 for p in self.pos]
+    rec += (
+        self.turn,
+        self.phase,
+        self.owe,
+        self.bonus,
+        self.sixes,
+        self.tries,
+        self.die1,
+        self.captured,
+        len(placed),
+        len(group),
     )
-    order = 0
-    for s in self.placed:
-        order = order * 8 + s + 1
-    group = 0
-    for s in self.group:
-        group = group * 8 + s + 1
-    self.stack.append((bytes([p + 1 for p in self.pos]), packed, bytes(self.rolls), order, group))
-    if 0 < self.max_undo < len(self.stack):
-        self.stack.pop(0)
+    rec += placed
+    rec += group
+    rec += self.rolls
+    stack = self.stack
+    stack.append(bytes(rec))
+    if 0 < self.max_undo < len(stack):
+        stack.pop(0)
 
 
 def pop(self):
     """Take back the last action (a move or a roll)."""
     if not self.stack:
         raise IllegalMoveError("nothing to take back")
-    pos_b, packed, rolls, order, group = self.stack.pop()
+    b = self.stack.pop()
+    pos = self.pos
     for i in range(16):
-        self.pos[i] = pos_b[i] - 1
-    self.turn = packed & 3
-    self.phase = (packed >> 2) & 3
-    self.owe = (packed >> 4) & 1
-    self.bonus = (packed >> 5) & 31
-    self.sixes = (packed >> 10) & 3
-    self.tries = (packed >> 12) & 3
-    self.die1 = (packed >> 14) & 7
-    self.captured = (packed >> 17) & 15
-    self.rolls = list(rolls)
-    self.placed = _unpack_seats(order)
-    self.group = _unpack_seats(group)
+        pos[i] = b[i] - 1
+    self.turn, self.phase, self.owe, self.bonus, self.sixes, self.tries, self.die1, self.captured = b[16:24]
+    i = 26 + b[24]
+    j = i + b[25]
+    self.placed = list(b[26:i])
+    self.group = list(b[i:j])
+    self.rolls = list(b[j:])
     self._rebuild_occ()
     self._cache = None
     self._idle = False  # (a shortcut only; False is always safe)
-
-
-def _unpack_seats(n):
-    out = []
-    while n:
-        out.insert(0, n % 8 - 1)
-        n //= 8
-    return out

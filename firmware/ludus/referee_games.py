@@ -111,8 +111,7 @@ class LudoAdapter:
         if rules.teams:
             groups = groups[-1:]
         for seats in groups:
-            game = ludo.LudoGame(rules, seats)
-            game._begin()
+            game = ludo.start_position(rules, seats)
             # ludo.start_position seats two players opposite (green, red) and three without blue
             if seats in ((0, 2), (0, 1, 2), (0, 1, 2, 3)):
                 name = "ludo/%s/%d" % (self.rules_text, len(seats))

@@ -24,6 +24,32 @@ def test_every_preset_has_a_named_start_for_two_to_four_players():
             assert len(g.seats) == n and g.rules.spec() == (name if name != "custom" else "classic")
 
 
+def test_start_with_chosen_seats():
+    g = start_position("classic/2", ("yellow", "blue"))
+    assert g.seats == (1, 3) and g.turn == 1 and g.awaiting_roll()  # the roll-off, yellow first
+    assert g.notation() == "ludo classic seats=yb turn=y phase=order group=yb rolls=- " + (
+        "y=base,base,base,base b=base,base,base,base"
+    )
+    assert start_position("danish/3", (3, 0, 1)).seats == (0, 1, 3)  # any order
+    assert start_position("blitz", "gyb").seats == (0, 1, 3)  # letters; PLAYERS may be left out
+    g = start_position(rules_from_spec("blitz"), [2, 0])  # a RuleSet
+    assert g.seats == (0, 2) and g.pos[0] == g.pos[8] == 0  # Blitz start tokens out
+    assert start_position("classic/4", None).seats == (0, 1, 2, 3)
+    for spec, seats, words in (
+        ("classic/3", ("green", "red"), "2 seats for 3 players"),
+        ("classic/2", ("green", "yellow"), "two players sit opposite"),
+        ("danish/2", (1, 2), "two players sit opposite"),
+        ("classic/2", ("green", "green"), "green given twice"),
+        ("classic/2", ("green", "purple"), "'purple'"),
+        ("classic/2", (0, 4), "seat 4"),
+        ("teamup", (0, 2), "teamup needs 4 players"),
+        ("classic/5", (0, 1, 2, 3), "2 to 4 players, not 5"),
+        ("classic", (0,), "2 to 4 players"),
+    ):
+        assert words in message_of(raises(ConfigError, start_position, spec, seats)), (spec, seats)
+    assert "PRESET/PLAYERS" in message_of(raises(NotationError, start_position, "classic"))
+
+
 def test_preset_values_come_from_their_sources():
     c = rules_from_spec("classic")
     assert (c.track, c.entry, c.safe, c.capture_pairs, c.exact_home, c.capture_again, c.home_again) == (
@@ -295,11 +321,14 @@ def test_danish_season_points_and_play_off():
 
 
 def test_rule_set_defaults_are_the_table_of_options():
-    from ludus.ludo_rules import FIELDS, RuleSet
+    from ludus.ludo_rules import FIELD_NAMES, RuleSet
+    from ludus.ludo_spec import format_value, parse_value
 
     r = RuleSet()
-    for name, _kind, value in FIELDS:
-        assert getattr(r, name) == value, name
+    for name in FIELD_NAMES:
+        value = getattr(r, name)
+        assert parse_value(name, format_value(name, value)) == value, name
+    assert rules_from_spec("classic") == r and r.spec() == "classic"
 
 
 def test_season_table_from_played_danish_games():

@@ -359,3 +359,23 @@ def test_undo_restores_rolls_and_moves_exactly():
     g.pop()
     g.pop()
     assert g.notation() == before
+
+
+def test_the_take_back_history_is_short_by_default():
+    def act(g, n):
+        for i in range(n):
+            if g.awaiting_roll():
+                g.apply_roll(6 - i % 6)
+            else:
+                g.push(g.legal_moves()[0])
+
+    g = start_position("classic/2")
+    assert g.max_undo == 8  # a referee takes back the last move; longer histories are asked for
+    act(g, 12)
+    assert len(g.stack) == 8
+    for _ in range(8):
+        g.pop()
+    assert "nothing to take back" in message_of(raises(IllegalMoveError, g.pop))
+    g.max_undo = -1  # unlimited
+    act(g, 12)
+    assert len(g.stack) == 12
