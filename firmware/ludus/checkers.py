@@ -8,12 +8,14 @@ finishing order, the optional house rules, and a text notation for positions and
 
 See docs/checkers.md for the coordinate scheme, the setups, the options and the notation. The
 geometry lives in checkers_board, the generator in checkers_moves, setups and options in
-checkers_config; the names other layers need are re-exported here."""
+checkers_config, reading and writing text in checkers_text (imported on first use, so a game that only
+plays moves keeps it off the heap); the names other layers need are re-exported here."""
 
 from ludus.checkers_board import (  # noqa: F401 (geometry re-exported for other layers)
     CENTRE,
     COL,
     HOLE_COUNT,
+    HOP,
     JUMPS,
     NEIGHBOURS,
     PLACE_NAMES,
@@ -22,6 +24,7 @@ from ludus.checkers_board import (  # noqa: F401 (geometry re-exported for other
     POINT_TIPS,
     ROW,
     ROW_LENGTHS,
+    STEP,
     adjacent,
     distance,
     hole_at,
@@ -45,10 +48,8 @@ from ludus.checkers_moves import (  # noqa: F401
     Move,
     long_hops,
     moves_of,
-    parse_hole,
-    whole_number,
 )
-from ludus.errors import ConfigError, IllegalMoveError, NotationError
+from ludus.errors import IllegalMoveError, NotationError
 
 GAME = "checkers"
 
@@ -75,10 +76,7 @@ class CheckersGame:
         self._plies = plies
         self._stack = []
         self._blocked = -1  # is_over()'s "nobody can move": unknown (-1), no (0), yes (1)
-        self._recount()
-
-    def _recount(self):
-        cfg = self.config
+        cfg = config
         b = self._board
         self._pieces = [[] for _ in range(cfg.seats)]
         self._home = bytearray(7)  # pieces of the set in its own target
@@ -138,16 +136,15 @@ class CheckersGame:
 
     # -- finishing ----------------------------------------------------------------------------
 
-    def _set_done(self, code):
-        n = self._home[code]
-        if n == self.config.pieces:
-            return True
-        cfg = self.config
-        return cfg.antispoil and n > 0 and self._filled[code] == len(cfg.target_region[code])
-
     def _seat_done(self, seat):
-        for code in self.config.seat_codes[seat]:
-            if not self._set_done(code):
+        # A set is done when all its pieces are home, or (antispoil) when its target is full and holds
+        # at least one of them.
+        cfg = self.config
+        for code in cfg.seat_codes[seat]:
+            n = self._home[code]
+            if n != cfg.pieces and not (
+                cfg.antispoil and n > 0 and self._filled[code] == len(cfg.target_region[code])
+            ):
                 return False
         return True
 
@@ -162,10 +159,10 @@ class CheckersGame:
         if self._over_quick():
             return True
         if self._blocked < 0:  # a move generation, so remembered until the position changes
-            self._blocked = 0 if self._has_move(self.turn) else 1
+            self._blocked = 0 if self._codes(self.turn) else 1
             if self._blocked:
                 for seat in range(self.config.seats):
-                    if not self._done[seat] and self._has_move(seat):
+                    if not self._done[seat] and self._codes(seat):
                         self._blocked = 0
                         break
         return self._blocked == 1
@@ -192,9 +189,6 @@ class CheckersGame:
             sources = self._pieces[seat]
         cfg.generate(self._board, sources, out, cfg.ends, cfg.locks)
         return out
-
-    def _has_move(self, seat):
-        return bool(self._codes(seat))
 
     def legal_move_codes(self):
         """The legal moves of the seat to move as small ints, (from << 7) | to: legal_moves() without
@@ -244,9 +238,10 @@ class CheckersGame:
         if self.config.long_hops:
             long_hops(b, at, out)
         else:
-            for j in JUMPS[at]:
-                if b[j & 127] and not b[j >> 7]:
-                    out.append(j >> 7)
+            for k in range(at * 6, at * 6 + 6):
+                land = HOP[k]
+                if land != 255 and b[STEP[k]] and not b[land]:  # 255: NO_HOLE
+                    out.append(land)
         b[at] = here
         if frm is not None:
             b[frm] = saved
@@ -345,9 +340,6 @@ class CheckersGame:
         self._unmake(code, entry >> 14)
         if code == PASS_CODE:
             return PASS
-        return self._move_from(code)
-
-    def _move_from(self, code):
         frm = code >> 7
         for move in self.destinations(frm):
             if move.to == code & 127:
@@ -366,7 +358,7 @@ class CheckersGame:
         if self._over_quick() or (frm < 0 and self.is_over()):
             raise IllegalMoveError("the game is over")
         if frm < 0:
-            if self._has_move(self.turn):
+            if self._codes(self.turn):
                 raise IllegalMoveError("seat %d cannot pass: it has a legal move" % self.turn)
             return PASS
         if not 0 <= frm < HOLE_COUNT or not 0 <= to < HOLE_COUNT:
@@ -374,50 +366,16 @@ class CheckersGame:
         for move in self.destinations(frm):
             if move.to == to:
                 return move
-        raise IllegalMoveError(self._why_illegal(frm, to))
+        from ludus.checkers_text import why_illegal
 
-    def _why_illegal(self, frm, to):
-        b = self._board
-        cfg = self.config
-        text = "h%d-h%d" % (frm, to)
-        code = b[frm]
-        if not code:
-            return "%s: there is no piece on h%d" % (text, frm)
-        if cfg.set_seat[code] != self.turn:
-            return "%s: the piece on h%d belongs to seat %d, but seat %d is to move" % (
-                text,
-                frm,
-                cfg.set_seat[code],
-                self.turn,
-            )
-        if frm == to:
-            return "%s: a move may not end where it started" % text
-        if b[to]:
-            return "%s: h%d is occupied" % (text, to)
-        out = []
-        cfg.generate(b, (frm,), out, (ALL_HOLES,) * 7, (NO_HOLES,) * 7)
-        if frm << 7 | to in out:
-            if cfg.locks[code][frm]:
-                return "%s: option locked: a piece in its target may not leave it" % text
-            return "%s: option noparking: a move may not end in a point that is neither the " % text + (
-                "player's start nor its target"
-            )
-        if adjacent(frm, to):
-            return "%s: not a legal move" % text
-        return "%s: h%d is neither adjacent nor reachable by a chain of jumps over single pieces" % (text, to)
+        raise IllegalMoveError(why_illegal(self, frm, to))
 
     def parse_move(self, text):
         """The legal move written as text ("h7-h16" or "pass"). NotationError if malformed,
         IllegalMoveError naming the rule if well formed but not legal here."""
-        if not isinstance(text, str):
-            raise NotationError("move %r: expected text such as h7-h16" % (text,))
-        t = text.strip().lower()
-        if t == PASS_TEXT:
-            return self._legal(-1, -1)
-        parts = t.split("-")
-        if len(parts) != 2:
-            raise NotationError("move %r: expected FROM-TO such as h7-h16, or pass" % (text,))
-        return self._legal(parse_hole(parts[0]), parse_hole(parts[1]))
+        from ludus.checkers_text import parse_move
+
+        return parse_move(self, text)
 
     # -- search helpers -------------------------------------------------------------------------
 
@@ -425,9 +383,6 @@ class CheckersGame:
         """The number of leaves of the move tree `depth` plies deep (a pass counts as a move)."""
         if depth <= 0:
             return 1
-        return self._perft(depth)
-
-    def _perft(self, depth):
         if self._over_quick():
             return 0
         cfg = self.config
@@ -445,9 +400,10 @@ class CheckersGame:
         total = 0
         make = self._make
         unmake = self._unmake
+        perft = self.perft
         for m in codes:
             undo = make(m)
-            total += self._perft(depth - 1)
+            total += perft(depth - 1)
             unmake(m, undo)
         return total
 
@@ -458,50 +414,22 @@ class CheckersGame:
 
     def set_options(self, options):
         """Play this position under other options (a dict or text, see parse_options)."""
+        from ludus.checkers_text import check_position
+
         config = CheckersConfig(self.config.spec, options)
-        _check_position(config, self._board, self.turn, self._finished, self._plies, NotationError)
+        check_position(config, self._board, self.turn, self._finished, self._plies, NotationError)
         self.config = config
         self._blocked = -1
 
     # -- notation -------------------------------------------------------------------------------
 
-    def occupancy_text(self):
-        b = self._board
-        rows = []
-        h = 0
-        for n in ROW_LENGTHS:
-            parts = []
-            empty = 0
-            for _ in range(n):
-                code = b[h]
-                h += 1
-                if code:
-                    if empty:
-                        parts.append(str(empty))
-                        empty = 0
-                    parts.append(SET_LETTERS[code - 1])
-                else:
-                    empty += 1
-            if empty:
-                parts.append(str(empty))
-            rows.append("".join(parts))
-        return "/".join(rows)
-
     def notation(self):
         """checkers SETUP OPTIONS TURN OCCUPANCY FINISHED MOVES (see docs/checkers.md)."""
-        finished = "".join([str(s) for s in self._finished]) or "-"
-        return "%s %s %s %d %s %s %d" % (
-            GAME,
-            self.config.spec,
-            self.config.option_text(),
-            self.turn,
-            self.occupancy_text(),
-            finished,
-            self._plies,
-        )
+        from ludus.checkers_text import notation
 
-    def __str__(self):
-        return self.notation()
+        return notation(self)
+
+    __str__ = notation
 
     def __repr__(self):
         return "<CheckersGame %s>" % self.notation()
@@ -526,124 +454,9 @@ def start_position(spec, options=None):
     return CheckersGame(config, _start_board(config))
 
 
-def _check_position(config, board, turn, finished, plies, error):
-    counts = bytearray(7)
-    for h in range(HOLE_COUNT):
-        code = board[h]
-        if code:
-            if config.set_seat[code] == 255:
-                raise error(
-                    "h%d holds a piece of set %s (point %d), which setup %s does not use"
-                    % (h, SET_LETTERS[code - 1], code - 1, config.spec)
-                )
-            counts[code] += 1
-    for code in config.codes:
-        if counts[code] != config.pieces:
-            raise error(
-                "set %s has %d pieces: setup %s gives every set %d"
-                % (SET_LETTERS[code - 1], counts[code], config.spec, config.pieces)
-            )
-    if not 0 <= turn < config.seats:
-        raise error("seat %d to move: setup %s has seats 0..%d" % (turn, config.spec, config.seats - 1))
-    if config.cap and plies > config.cap:
-        raise error("move count %d is past the move cap %d" % (plies, config.cap))
-    game = CheckersGame(config, board, turn, (), plies)
-    for seat in range(config.seats):
-        done = game._seat_done(seat)
-        if seat in finished:
-            if not done and not config.antispoil:
-                raise error("seat %d is listed as finished but not all its pieces are in its target" % seat)
-        elif done:
-            raise error("seat %d has all its pieces in its target but is not listed as finished" % seat)
-    over = len(finished) >= config.seats - 1 or (config.cap and plies >= config.cap)
-    if turn in finished and not over:
-        raise error("seat %d is to move but has already finished" % turn)
-
-
 def from_notation(text):
     """A game from its notation "checkers SETUP OPTIONS TURN OCCUPANCY FINISHED MOVES".
     NotationError names the field that is wrong."""
-    if not isinstance(text, str):
-        raise NotationError("checkers notation must be text, got %r" % (text,))
-    words = text.split()
-    fields = "checkers SETUP OPTIONS TURN OCCUPANCY FINISHED MOVES"
-    if not words or words[0] != GAME:
-        raise NotationError("checkers notation must start with 'checkers': %r" % (text,))
-    if len(words) != 7:
-        raise NotationError(
-            "checkers notation has %d fields, expected 7 (%s): %r" % (len(words), fields, text)
-        )
-    _, spec, opts, turn_text, occupancy, finished_text, plies_text = words
-    try:
-        config = CheckersConfig(spec, opts)
-    except ConfigError as exc:
-        raise NotationError(str(exc.args[0])) from None
-    turn = whole_number(turn_text)
-    if turn < 0:
-        raise NotationError("seat to move %r: expected a seat number" % turn_text)
-    if turn >= config.seats:
-        raise NotationError(
-            "seat %s to move: setup %s has seats 0..%d" % (turn_text, config.spec, config.seats - 1)
-        )
-    board = _parse_occupancy(occupancy)
-    finished = []
-    if finished_text != "-":
-        for ch in finished_text:
-            if whole_number(ch) < 0 or int(ch) >= config.seats:
-                raise NotationError(
-                    "finished seats %r: %r is not a seat of setup %s (0..%d)"
-                    % (finished_text, ch, config.spec, config.seats - 1)
-                )
-            if int(ch) in finished:
-                raise NotationError("finished seats %r: seat %s listed twice" % (finished_text, ch))
-            finished.append(int(ch))
-    plies = whole_number(plies_text)
-    if plies < 0:
-        raise NotationError(
-            "move count %r: expected a whole number in digits 0-9 without leading zeros" % plies_text
-        )
-    if plies > MAX_COUNT:
-        raise NotationError("move count %r: at most %d" % (plies_text, MAX_COUNT))
-    _check_position(config, board, turn, finished, plies, NotationError)
-    return CheckersGame(config, board, turn, finished, plies)
+    from ludus.checkers_text import from_notation
 
-
-def _parse_occupancy(text):
-    rows = text.split("/")
-    if len(rows) != len(ROW_LENGTHS):
-        raise NotationError(
-            "occupancy has %d rows separated by '/', the star has %d: %r"
-            % (len(rows), len(ROW_LENGTHS), text)
-        )
-    board = bytearray(HOLE_COUNT)
-    h = 0
-    for r in range(len(rows)):
-        row = rows[r]
-        n = 0
-        i = 0
-        while i < len(row):
-            ch = row[i]
-            if ch in "0123456789":
-                j = i
-                while j < len(row) and row[j] in "0123456789":
-                    j += 1
-                run = whole_number(row[i:j])
-                if run <= 0:
-                    raise NotationError("occupancy row %d %r: an empty run cannot be %r" % (r, row, row[i:j]))
-                n += run
-                i = j
-                continue
-            k = SET_LETTERS.find(ch)
-            if k < 0:
-                raise NotationError(
-                    "occupancy row %d %r: %r is neither a set letter a-f nor a count of empty holes"
-                    % (r, row, ch)
-                )
-            if n < ROW_LENGTHS[r]:
-                board[h + n] = k + 1
-            n += 1
-            i += 1
-        if n != ROW_LENGTHS[r]:
-            raise NotationError("occupancy row %d %r has %d holes, expected %d" % (r, row, n, ROW_LENGTHS[r]))
-        h += n
-    return board
+    return from_notation(text)

@@ -1,12 +1,12 @@
 """The geometry of the 121-hole Chinese Checkers star: hole numbers, rows and columns, the six points,
-and the neighbour and jump tables the move generator walks. Everything is computed once, at import.
+and the neighbour and jump tables the move generator walks. The tables are bytes computed once, at
+import, by code that is deleted afterwards.
 
 Holes are numbered row by row from the top point, left to right. Columns are in half-pitch units
 (0..24, the centre column is 12), so a hole's physical position is x = col * pitch / 2,
 y = row * pitch * sqrt(3) / 2. Two holes are adjacent when they differ by (0, +-2) or (+-1, +-1)."""
 
 import sys
-from array import array
 
 try:
     from micropython import const
@@ -16,7 +16,6 @@ except ImportError:
         return x
 
 
-_MICROPYTHON = sys.implementation.name == "micropython"
 HOLE_COUNT = const(121)
 ROWS = const(17)
 COLUMNS = const(25)
@@ -29,121 +28,125 @@ ROW_LENGTHS = (1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1)
 DIRECTIONS = ((0, 2), (1, 1), (1, -1), (0, -2), (-1, -1), (-1, 1))
 
 
-def _filled(n):
-    out = bytearray(n)
-    for i in range(n):
-        out[i] = NO_HOLE
-    return out
-
-
-def _build_rows():
-    row = bytearray(HOLE_COUNT)
-    col = bytearray(HOLE_COUNT)
-    grid = _filled(ROWS * COLUMNS)
-    h = 0
-    for r in range(ROWS):
-        n = ROW_LENGTHS[r]
-        for i in range(n):
-            c = 12 - (n - 1) + 2 * i
-            row[h] = r
-            col[h] = c
-            grid[r * COLUMNS + c] = h
-            h += 1
-    return bytes(row), bytes(col), bytes(grid)
-
-
-ROW, COL, _GRID = _build_rows()
+ROW_START = bytes([0, 1, 3, 6, 10, 23, 35, 46, 56, 65, 75, 86, 98, 111, 115, 118, 120])  # first hole of a row
 
 
 def hole_at(row, col):
     """The hole at (row, col), or -1 if there is none."""
-    if 0 <= row < ROWS and 0 <= col < COLUMNS:
-        h = _GRID[row * COLUMNS + col]
-        if h != NO_HOLE:
-            return h
+    if 0 <= row < ROWS:
+        n = ROW_LENGTHS[row]
+        i = col + n - 13  # twice the hole's index in its row: col = 12 - (n - 1) + 2 * index
+        if 0 <= i < 2 * n and not i & 1:
+            return ROW_START[row] + (i >> 1)
     return -1
 
 
-def _point_of(r, c):
-    if r <= 3:
-        return 0
-    if c - r >= 14:
-        return 1
-    if c + r >= 30:
-        return 2
-    if r >= 13:
-        return 3
-    if r - c >= 6:
-        return 4
-    if c + r <= 10:
-        return 5
-    return CENTRE
-
-
-POINT_OF = bytes(_point_of(ROW[h], COL[h]) for h in range(HOLE_COUNT))
-
-# The ten holes of each point, in hole order.
-POINT_HOLES = tuple(tuple(h for h in range(HOLE_COUNT) if POINT_OF[h] == p) for p in range(6))
-
-# The five hexagon holes in the row next to each point's base: with them a point holds 15 pieces
-# (the 15-piece two-player variant). Given as (row or diagonal test) per point.
-_EXTENSION_TESTS = (
-    lambda r, c: r == 4 and 8 <= c <= 16,
-    lambda r, c: c - r == 12 and 4 <= r <= 8,
-    lambda r, c: c + r == 28 and 8 <= r <= 12,
-    lambda r, c: r == 12 and 8 <= c <= 16,
-    lambda r, c: r - c == 4 and 8 <= r <= 12,
-    lambda r, c: c + r == 12 and 4 <= r <= 8,
-)
-
-EXTENDED_POINT_HOLES = tuple(
-    tuple(sorted(POINT_HOLES[p] + tuple(h for h in range(HOLE_COUNT) if _EXTENSION_TESTS[p](ROW[h], COL[h]))))
-    for p in range(6)
-)
-del _EXTENSION_TESTS
-
-
-def _build_moves():
-    near = bytearray()  # every hole's neighbours, hole after hole
-    far = array("H")  # every hole's jumps, (landing << 7) | jumped hole
-    near_at = [0]
-    far_at = [0]
-    step = _filled(HOLE_COUNT * 6)
-    hop = _filled(HOLE_COUNT * 6)
+def _build():
+    # Everything below is computed once; the builders are deleted afterwards (their code would
+    # otherwise stay on the heap).
+    row = bytearray(HOLE_COUNT)
+    col = bytearray(HOLE_COUNT)
+    for r in range(ROWS):
+        n = ROW_LENGTHS[r]
+        for i in range(n):
+            h = ROW_START[r] + i
+            row[h] = r
+            col[h] = 12 - (n - 1) + 2 * i
+    point = bytearray(HOLE_COUNT)
+    extension = bytearray()  # per point, the five hexagon holes along its base
+    for p in range(6):
+        for h in range(HOLE_COUNT):
+            r = row[h]
+            c = col[h]
+            if p == 0:
+                # the point of each hole: 0..5 clockwise from the top, CENTRE for the hexagon
+                if r <= 3:
+                    point[h] = 0
+                elif c - r >= 14:
+                    point[h] = 1
+                elif c + r >= 30:
+                    point[h] = 2
+                elif r >= 13:
+                    point[h] = 3
+                elif r - c >= 6:
+                    point[h] = 4
+                elif c + r <= 10:
+                    point[h] = 5
+                else:
+                    point[h] = CENTRE
+            if (
+                (p == 0 and r == 4 and 8 <= c <= 16)
+                or (p == 1 and c - r == 12 and 4 <= r <= 8)
+                or (p == 2 and c + r == 28 and 8 <= r <= 12)
+                or (p == 3 and r == 12 and 8 <= c <= 16)
+                or (p == 4 and r - c == 4 and 8 <= r <= 12)
+                or (p == 5 and c + r == 12 and 4 <= r <= 8)
+            ):
+                extension.append(h)
+    step = bytearray(HOLE_COUNT * 6)
+    hop = bytearray(HOLE_COUNT * 6)
     for h in range(HOLE_COUNT):
-        r = ROW[h]
-        c = COL[h]
         for d in range(6):
             dr, dc = DIRECTIONS[d]
-            n = hole_at(r + dr, c + dc)
-            if n < 0:
-                continue
-            near.append(n)
-            step[h * 6 + d] = n
-            land = hole_at(r + 2 * dr, c + 2 * dc)
-            if land >= 0:
-                far.append(land << 7 | n)
-                hop[h * 6 + d] = land
-        near_at.append(len(near))
-        far_at.append(len(far))
-    if _MICROPYTHON:
-        # Slices of two flat buffers: a third of the heap that 121 small objects of their own take.
-        return _cut(memoryview(bytes(near)), near_at), _cut(memoryview(far), far_at), step, hop
-    return _cut(bytes(near), near_at), _cut(tuple(far), far_at), step, hop  # CPython iterates these fastest
+            n = hole_at(row[h] + dr, col[h] + dc)
+            land = hole_at(row[h] + 2 * dr, col[h] + 2 * dc) if n >= 0 else -1
+            step[h * 6 + d] = NO_HOLE if n < 0 else n
+            hop[h * 6 + d] = NO_HOLE if land < 0 else land
+    return bytes(row), bytes(col), bytes(point), bytes(extension), bytes(step), bytes(hop)
 
 
-def _cut(buf, at):
-    return tuple([buf[at[h] : at[h + 1]] for h in range(HOLE_COUNT)])
+ROW, COL, POINT_OF, _EXTENSION, STEP, HOP = _build()
+del _build
+
+# The ten holes of each point, in hole order (bytes: half the heap of a tuple of ints).
+POINT_HOLES = tuple(bytes([h for h in range(HOLE_COUNT) if POINT_OF[h] == p]) for p in range(6))
+
+
+def extended_point_holes(p):
+    """The 15 holes of point p with the five hexagon holes along its base, in hole order: the start
+    and target of a set in the 15-piece two-player variant (2/15)."""
+    return bytes(sorted(POINT_HOLES[p] + _EXTENSION[p * 5 : p * 5 + 5]))
+
+
+class _Lines:
+    """NEIGHBOURS / JUMPS on MicroPython: each hole's entry made on demand from STEP and HOP, so the
+    tables cost no heap (on the Pico the generator is the viper one, which walks STEP and HOP itself;
+    these serve the bytecode generator of the long-hop option, continuations and the tests)."""
+
+    def __init__(self, jumps):
+        self.jumps = jumps
+
+    def __len__(self):
+        return HOLE_COUNT
+
+    def __getitem__(self, h):
+        if h < 0:
+            h += HOLE_COUNT
+        if not 0 <= h < HOLE_COUNT:
+            raise IndexError("hole index out of range")
+        out = []
+        for k in range(h * 6, h * 6 + 6):
+            n = STEP[k]
+            if self.jumps:
+                if HOP[k] != NO_HOLE:
+                    out.append(HOP[k] << 7 | n)
+            elif n != NO_HOLE:
+                out.append(n)
+        return tuple(out)
 
 
 # NEIGHBOURS[h]: the adjacent holes of h. JUMPS[h]: one int per possible jump from h,
-# (landing << 7) | jumped hole. Both iterate as ints (bytes and tuples on CPython, memoryview slices on
-# MicroPython). STEP[h * 6 + d] / HOP[h * 6 + d]: the hole one / two steps from h in direction d
-# (DIRECTIONS), NO_HOLE if off the star: the flat tables of the native generator and of long hops.
-NEIGHBOURS, JUMPS, _STEP, _HOP = _build_moves()
-STEP = bytes(_STEP)
-HOP = bytes(_HOP)
-del _build_moves, _STEP, _HOP
+# (landing << 7) | jumped hole. Both iterate as ints: on CPython tuples of precomputed bytes and
+# tuples (the fastest to iterate), on MicroPython sequences that build each entry on demand.
+# STEP[h * 6 + d] / HOP[h * 6 + d]: the hole one / two steps from h in direction d (DIRECTIONS),
+# NO_HOLE if off the star: the flat tables of the native generator and of long hops.
+if sys.implementation.name == "micropython":
+    NEIGHBOURS = _Lines(False)
+    JUMPS = _Lines(True)
+else:
+    NEIGHBOURS = tuple(bytes(_Lines(False)[h]) for h in range(HOLE_COUNT))  # type: ignore[assignment]
+    JUMPS = tuple(_Lines(True)[h] for h in range(HOLE_COUNT))  # type: ignore[assignment]
+    del _Lines
 
 
 def adjacent(a, b):
@@ -182,7 +185,8 @@ del _tip
 
 class HoleNames:
     """The place names h0..h120 as a read-only sequence that makes each string on demand (a tuple of
-    121 strings would hold several kB of the Pico's heap for names that are rarely needed)."""
+    121 strings would hold several kB of the Pico's heap for names that are rarely needed). `in` works
+    by iteration."""
 
     def __len__(self):
         return HOLE_COUNT
@@ -194,25 +198,12 @@ class HoleNames:
             raise IndexError("hole index out of range")
         return "h%d" % i
 
-    def __iter__(self):
-        for i in range(HOLE_COUNT):
-            yield "h%d" % i
-
-    def __contains__(self, name):
-        return self.find(name) >= 0
-
-    def find(self, name):
-        """The hole number of a place name, or -1."""
-        if isinstance(name, str) and len(name) >= 2 and name[0] == "h" and name[1:].isdigit():
-            if name == "h%d" % int(name[1:]) and int(name[1:]) < HOLE_COUNT:
-                return int(name[1:])
-        return -1
-
     def index(self, name):
-        i = self.find(name)
-        if i < 0:
-            raise ValueError("%r is not a hole name" % (name,))
-        return i
+        """The hole number of a place name; ValueError if it is none."""
+        if isinstance(name, str) and name[1:].isdigit() and name == "h%d" % int(name[1:]):
+            if int(name[1:]) < HOLE_COUNT:
+                return int(name[1:])
+        raise ValueError("%r is not a hole name" % (name,))
 
 
 PLACE_NAMES = HoleNames()

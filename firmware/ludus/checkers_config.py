@@ -2,8 +2,8 @@
 the options (off by default) that change the rules. A CheckersConfig is built once per game."""
 
 from ludus import checkers_moves
-from ludus.checkers_board import CENTRE, EXTENDED_POINT_HOLES, HOLE_COUNT, POINT_HOLES, POINT_OF
-from ludus.checkers_moves import ALL_HOLES, MAX_COUNT, NO_HOLES, generate_long, whole_number
+from ludus.checkers_board import HOLE_COUNT, POINT_HOLES, extended_point_holes
+from ludus.checkers_moves import ALL_HOLES, NO_HOLES, generate_long
 from ludus.errors import ConfigError
 
 SET_LETTERS = "abcdef"  # the letter of a set in the notation is the point it starts in: a = point 0
@@ -25,7 +25,6 @@ BIG_SUFFIX = "/15"  # "2/15": two players with 15 pieces each
 
 # Options in the order the notation writes them. All are off by default.
 OPTION_NAMES = ("noparking", "locked", "antispoil", "super", "cap")
-_FLAG_OPTIONS = ("noparking", "locked", "antispoil", "super")
 
 
 def parse_options(options):
@@ -33,64 +32,18 @@ def parse_options(options):
 
     Keys: noparking, locked, antispoil, super (True when on) and cap (a positive number of moves).
     ConfigError names an unknown option, a bad value or a clash."""
-    out = {}
-    if options is None:
-        return out
-    if isinstance(options, str):
-        text = options.strip()
-        if text in ("", "-"):
-            return out
-        for word in text.split(","):
-            name, eq, value = word.partition("=")
-            if name in out:
-                raise ConfigError("option %r given twice in %r" % (name, options))
-            if name == "cap":
-                n = whole_number(value) if eq else -1
-                if n < 0:
-                    raise ConfigError("option cap needs a number of moves, as in cap=300: got %r" % word)
-                if n > MAX_COUNT:
-                    raise ConfigError("option %r: the move cap must be 1..%d" % (word, MAX_COUNT))
-                out[name] = n
-            elif name in _FLAG_OPTIONS:
-                if eq:
-                    raise ConfigError("option %r takes no value: got %r" % (name, word))
-                out[name] = True
-            else:
-                raise ConfigError("unknown option %r: expected %s" % (word, ", ".join(OPTION_NAMES)))
-        return _check_options(out)
-    if isinstance(options, dict):
-        for name in options:
-            value = options[name]
-            if name == "cap":
-                if value is None or value is False:
-                    continue
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise ConfigError("option cap needs a number of moves: got %r" % (value,))
-                out[name] = value
-            elif name in _FLAG_OPTIONS:
-                if value is not True and value is not False:
-                    raise ConfigError("option %r is on or off (true/false): got %r" % (name, value))
-                if value:
-                    out[name] = True
-            else:
-                raise ConfigError("unknown option %r: expected %s" % (name, ", ".join(OPTION_NAMES)))
-        return _check_options(out)
-    raise ConfigError("options must be a dict or text such as 'noparking,cap=200': got %r" % (options,))
+    if options is None or options == "" or options == "-" or options == {}:
+        return {}  # the common case, without loading the text module
+    from ludus.checkers_text import parse_options
 
-
-def _check_options(out):
-    if "cap" in out and not 1 <= out["cap"] <= MAX_COUNT:
-        raise ConfigError("option cap=%d: the move cap must be 1..%d" % (out["cap"], MAX_COUNT))
-    return out
+    return parse_options(options)
 
 
 def options_text(options):
     """The notation of an options dict: "-" when none is on, else e.g. "noparking,cap=200"."""
-    words = []
-    for name in OPTION_NAMES:
-        if name in options:
-            words.append("cap=%d" % options[name] if name == "cap" else name)
-    return ",".join(words) if words else "-"
+    from ludus.checkers_text import options_text
+
+    return options_text(options)
 
 
 class CheckersConfig:
@@ -103,21 +56,16 @@ class CheckersConfig:
         spec = spec.strip()
         big = spec.endswith(BIG_SUFFIX)
         name = spec[: -len(BIG_SUFFIX)] if big else spec
-        if name not in SETUPS:
-            raise ConfigError(
-                "unknown checkers setup %r: expected one of %s (or 2/15 for 15 pieces each)"
-                % (spec, ", ".join(SETUP_NAMES))
-            )
-        if big and name != "2":
-            raise ConfigError(
-                "setup %r: the 15-piece variant is for two players with one set each (2/15)" % spec
-            )
+        if name not in SETUPS or (big and name != "2"):
+            from ludus.checkers_text import setup_error
+
+            raise setup_error(spec, name)
         self.spec = spec
         self.options = parse_options(options)
         self.seat_points = SETUPS[name]
         self.seats = len(self.seat_points)
         self.pieces = 15 if big else 10
-        regions = EXTENDED_POINT_HOLES if big else POINT_HOLES
+        regions = tuple(extended_point_holes(p) for p in range(6)) if big else POINT_HOLES
         # Sets are coded 1..6 on the board: code = starting point + 1.
         self.set_seat = bytearray([255] * 7)
         self.start_region = [regions[0][:0]] * 7  # per set code: its holes (empty for unused codes)
@@ -147,26 +95,10 @@ class CheckersConfig:
         # piece standing there may not leave it.
         ends = [ALL_HOLES] * 7
         locks = [NO_HOLES] * 7
-        for code in self.codes:
-            seat = self.set_seat[code]
-            if "noparking" in opts:
-                own = []
-                for p in self.seat_points[seat]:
-                    own.append(p)
-                    own.append((p + 3) % 6)
-                mask = bytearray(HOLE_COUNT)
-                for h in range(HOLE_COUNT):
-                    pt = POINT_OF[h]
-                    if pt == CENTRE or pt in own:
-                        mask[h] = 1
-                for h in self.start_region[code] + self.target_region[code]:
-                    mask[h] = 1
-                ends[code] = bytes(mask)
-            if "locked" in opts:
-                mask = bytearray(HOLE_COUNT)
-                for h in self.target_region[code]:
-                    mask[h] = 1
-                locks[code] = bytes(mask)
+        if "noparking" in opts or "locked" in opts:  # options were text, so checkers_text is loaded
+            from ludus.checkers_text import option_masks
+
+            option_masks(self, ends, locks)
         self.ends = tuple(ends)
         self.locks = tuple(locks)
 
@@ -175,10 +107,6 @@ class CheckersConfig:
 
     def describe(self):
         """One line per seat: its sets, where they start and where they head."""
-        lines = []
-        for seat in range(self.seats):
-            parts = []
-            for p in self.seat_points[seat]:
-                parts.append("%s: point %d -> %d" % (SET_LETTERS[p], p, (p + 3) % 6))
-            lines.append("seat %d: %s" % (seat, ", ".join(parts)))
-        return lines
+        from ludus.checkers_text import describe
+
+        return describe(self)

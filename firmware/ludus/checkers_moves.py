@@ -8,7 +8,6 @@ but the list."""
 import sys
 
 from ludus.checkers_board import COL, HOLE_COUNT, JUMPS, NEIGHBOURS, NO_HOLE, ROW, STEP, adjacent
-from ludus.errors import NotationError
 
 try:
     from micropython import const
@@ -20,11 +19,12 @@ except ImportError:
 
 PASS_TEXT = "pass"
 PASS_CODE = const(0)  # the move code of a pass: from h0 to h0 is never a real move
-MAX_SOURCES = const(30)  # the most pieces one seat has (three sets of ten)
 
 # Scratch buffers of the jump search, shared by every game (the generator is not re-entrant).
-# PARENTS[slot * 121 + hole]: the hole a shortest chain of the slot-th source reaches `hole` from.
-PARENTS = bytearray(MAX_SOURCES * HOLE_COUNT)
+# PARENTS[slot * 121 + hole]: the hole a shortest chain of the slot-th source reaches `hole` from. It
+# grows to the most sources one generation has had (see reserve): 10 pieces take 1210 bytes, not the
+# 3630 of three sets of ten.
+PARENTS = bytearray(0)
 VISITED = bytearray(HOLE_COUNT)
 QUEUE = bytearray(HOLE_COUNT)
 STAMP = bytearray(1)
@@ -32,14 +32,12 @@ ALL_HOLES = bytes([1] * HOLE_COUNT)
 NO_HOLES = bytes(HOLE_COUNT)
 
 
-def next_stamp(count):
-    """A visited marker for `count` more searches: clears the marks before they could wrap."""
-    s = STAMP[0]
-    if s + count > 255:
-        for i in range(HOLE_COUNT):
-            VISITED[i] = 0
-        s = 0
-    return s
+def reserve(sources):
+    """Grow PARENTS to hold the chains of `sources` sources; returns it. Both generators call this."""
+    global PARENTS
+    if len(PARENTS) < sources * HOLE_COUNT:
+        PARENTS = bytearray(sources * HOLE_COUNT)
+    return PARENTS
 
 
 def generate(b, sources, out, ends, locks, long_hop=False):
@@ -52,10 +50,16 @@ def generate(b, sources, out, ends, locks, long_hop=False):
     nearest first; PARENTS holds the chains (see path)."""
     visited = VISITED
     parents = PARENTS
+    if len(parents) < len(sources) * HOLE_COUNT:
+        parents = reserve(len(sources))
     queue = QUEUE
     nbrs = NEIGHBOURS
     jumps = JUMPS
-    stamp = next_stamp(len(sources))
+    stamp = STAMP[0]  # the visited marker: the marks are cleared before it could wrap
+    if stamp + len(sources) > 255:
+        for i in range(HOLE_COUNT):
+            visited[i] = 0
+        stamp = 0
     lands = []
     count = 0
     slot = 0
@@ -196,17 +200,13 @@ class Move:
             return PASS_TEXT
         return "h%d-h%d" % (self.frm, self.to)
 
-    def __str__(self):
-        return self.text()
+    __str__ = text
 
     def __repr__(self):
         return "<Move %s path %s>" % (self.text(), "-".join(["h%d" % h for h in self.path]) or "-")
 
     def __eq__(self, other):
         return isinstance(other, Move) and self.frm == other.frm and self.to == other.to
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
 
     def __hash__(self):
         return (self.frm + 1) * 128 + self.to + 1
@@ -234,32 +234,6 @@ def moves_of(codes, sources):
 
 
 MAX_COUNT = const(1000000)  # the largest move count or move cap the notation accepts
-_DIGITS = "0123456789"
-
-
-def whole_number(text):
-    """The value of `text` if it is a whole number in ASCII digits without leading zeros (other
-    scripts' digits, signs and spaces are refused), else -1. More than 9 digits give MAX_COUNT + 1, so
-    huge numbers are refused by a range check instead of becoming big integers."""
-    if not text or (text[0] == "0" and len(text) > 1):
-        return -1
-    for ch in text:
-        if ch not in _DIGITS:
-            return -1
-    if len(text) > 9:
-        return MAX_COUNT + 1
-    return int(text)
-
-
-def parse_hole(text):
-    """The hole number of a name h0..h120; NotationError naming the text otherwise."""
-    t = text.strip().lower()
-    h = whole_number(t[1:]) if t[:1] == "h" else -1
-    if h < 0:
-        raise NotationError("hole %r: expected a name h0..h%d" % (text, HOLE_COUNT - 1))
-    if h >= HOLE_COUNT:
-        raise NotationError("hole %r: the star has holes h0..h%d" % (text, HOLE_COUNT - 1))
-    return h
 
 
 # On MicroPython the same generator compiled by the viper emitter (checkers_native) is several times

@@ -20,10 +20,13 @@ def generate(board, sources, out, ends, locks):
     step = ptr8(_STEP)  # type: ignore[name-defined]  # noqa: F821
     hop = ptr8(_HOP)  # type: ignore[name-defined]  # noqa: F821
     visited = ptr8(_moves.VISITED)  # type: ignore[name-defined]  # noqa: F821
-    parents = ptr8(_moves.PARENTS)  # type: ignore[name-defined]  # noqa: F821
+    n = int(len(sources))
+    buf = _moves.PARENTS
+    if int(len(buf)) < n * 121:
+        buf = _moves.reserve(n)
+    parents = ptr8(buf)  # type: ignore[name-defined]  # noqa: F821
     queue = ptr8(_moves.QUEUE)  # type: ignore[name-defined]  # noqa: F821
     state = ptr8(_moves.STAMP)  # type: ignore[name-defined]  # noqa: F821
-    n = int(len(sources))
     stamp = int(state[0])
     if stamp + n > 255:
         for i in range(121):

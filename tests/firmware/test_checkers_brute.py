@@ -284,7 +284,7 @@ def test_reference_star_matches_the_documented_numbering():
         # the engine's column is the same position, offset so the left edge is column 0
         assert (checkers.ROW[h], checkers.COL[h]) == (HOLES[h][0], HOLES[h][1] + 12)
     for p in range(6):
-        assert tuple(region(p, False)) == checkers.POINT_HOLES[p]
+        assert bytes(region(p, False)) == checkers.POINT_HOLES[p]
 
 
 def test_random_positions_agree_with_reference():

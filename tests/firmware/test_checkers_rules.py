@@ -375,7 +375,7 @@ def test_fifteen_piece_variant_extends_both_points_by_a_row():
         holes = game.pieces(seat)
         assert len(holes) == 15
         assert holes == sorted(list(checkers.POINT_HOLES[p]) + [H(row, c) for c in (8, 10, 12, 14, 16)])
-    assert game.config.target_region[1] == tuple(game.pieces(1))
+    assert tuple(game.config.target_region[1]) == tuple(game.pieces(1))
     assert support.raises(ConfigError, checkers.start_position, "3/15")
 
 
