@@ -4,29 +4,10 @@ rolls -> the exact set of legal moves, and the position after playing one. Board
 classic stars (safe) and Danish neutral globes are t8, t21, t34, t47; Danish stars are t4, t11, t17,
 t24, t30, t37, t43, t50."""
 
+from ludo_helpers import field, game, moves, play
 from ludus.errors import IllegalMoveError, NotationError
 from ludus.ludo import from_notation
 from support import message_of, raises
-
-
-def game(text):
-    return from_notation("ludo " + text)
-
-
-def moves(g):
-    return sorted(str(m) for m in g.legal_moves())
-
-
-def play(g, text):
-    g.push(g.parse_move(text))
-    return g
-
-
-def field(g, key):
-    for w in g.notation().split():
-        if w.startswith(key + "="):
-            return w[len(key) + 1 :]
-    return None
 
 
 def tokens(g):

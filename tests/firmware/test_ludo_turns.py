@@ -1,30 +1,10 @@
 """Ludo turn flow, written from the rule text: who starts, sixes and other extra rolls, waiting rolls,
 discarded rolls, the three tries to come out, placements, two dice, auto-play's preferred move."""
 
+from ludo_helpers import field, game, moves, play
 from ludus.errors import ConfigError, IllegalMoveError, NotationError
 from ludus.ludo import from_notation, rules_from_spec, start_position
 from support import message_of, raises
-
-
-def game(text):
-    return from_notation("ludo " + text)
-
-
-def moves(g):
-    return sorted(str(m) for m in g.legal_moves())
-
-
-def play(g, text):
-    g.push(g.parse_move(text))
-    return g
-
-
-def field(g, key):
-    for w in g.notation().split():
-        if w.startswith(key + "="):
-            return w[len(key) + 1 :]
-    return None
-
 
 # --- who starts ---------------------------------------------------------------------------------------
 
