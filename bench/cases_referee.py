@@ -1,24 +1,10 @@
 """Benchmark cases for the referee (see bench/README.md and docs/referee.md): one tick with nothing
-changed; a settled change to a new LED frame in a crowded six-player Chinese Checkers position and a
-crowded Ludo position; a full simulated game (for the peak heap)."""
+changed; a settled change to a new LED frame (a piece lifted or put back, and a move committed) in a
+crowded six-player Chinese Checkers position and a crowded Ludo position; a full simulated game (for
+the peak heap). A case that does not fit the heap raises MemoryError: `ludus bench` reports that and
+finds the heap it needs."""
 
 import gc
-
-# The referee's modules are imported inside the cases: on the MicroPython unix port's 160K heap the
-# whole stack does not fit (docs/referee.md, "Memory"), and a case then reports that as its result.
-TOO_BIG = "does not fit this heap: the referee with its rules and board needs more (docs/referee.md)"
-
-
-def _fits(setup):
-    def guarded():
-        try:
-            return setup()
-        except MemoryError:
-            gc.collect()
-            return lambda: TOO_BIG
-
-    return guarded
-
 
 # Six players, 60 plies into a bot game: all 60 pieces out, seat 0 has 85 legal moves, 59 of them jump
 # chains (the position of bench/cases_checkers.py).
@@ -147,17 +133,122 @@ def ludo_change():
     return _change_case("ludo52", "ludo/classic", LUDO_CROWDED, place)
 
 
+def _commit_case(board_name, preset, start, pick):
+    # One settled change that completes a move (the piece already carried: lifted and put down within
+    # the settle time), committed, the next position's move table built, the frame composed and
+    # rendered. Then the position is wound back for the next call, by no referee logic: a copy of the
+    # game made beforehand takes the played one's place (COPIES calls; game.pop() after that), the
+    # record's last action goes, and the referee's buffers and move table are copied back (about 1 %).
+    ref, board, levels = _referee_at(board_name, preset, start, True)
+    frame = bytearray(3 * board.led_count)
+    before = bytearray(levels)
+    after = _after(ref, board, pick(ref))
+    snap = _Snapshot(ref)
+    copies = []
+    for _ in range(COPIES + 1):
+        game = ref.game.copy()
+        game.legal_moves()  # as the referee's own game: its legal moves worked out for the table
+        copies.append(game)
+    state = [1000]
+
+    def work():
+        levels[:] = after
+        state[0] += 5
+        ref.tick(levels, state[0], 0)
+        ref.render(state[0], frame)
+        moved = len(ref.record.actions)
+        if copies:
+            ref.game = copies.pop()
+        else:
+            ref.game.pop()
+        ref.record.actions.pop()
+        ref.take_events()
+        levels[:] = before
+        snap.restore(ref)
+        return moved
+
+    work()  # checks the move commits at once and leaves the referee as it found it
+    if ref.take_events() or ref.situation != 0 or ref.table is None:
+        raise RuntimeError("the commit case did not wind back")
+    return work
+
+
+COPIES = 10  # the default repetitions of the commit cases (as many as ludus bench's callgrind runs)
+
+
+def _after(ref, board, move):
+    ref.game.push(move)
+    levels = _levels_of(ref, board)
+    ref.game.pop()
+    return levels
+
+
+class _Snapshot:
+    # what a commit changes in the referee and its move table, kept to be copied back
+    NAMES = ("expected", "exp_sat", "sensed", "seen", "_raw", "_last")
+    TABLE = ("place", "delta", "owner", "start", "head", "link")
+
+    def __init__(self, ref):
+        t = ref.table
+        self.bufs = [getattr(ref, name)[:] for name in self.NAMES]
+        self.settled = ref.occ.settled[:]
+        self.arrays = [getattr(t, name)[:] for name in self.TABLE]
+        self.keys = t.keys
+
+    def restore(self, ref):
+        for k in range(len(self.NAMES)):
+            getattr(ref, self.NAMES[k])[:] = self.bufs[k]
+        ref.occ.settled[:] = self.settled
+        t = ref.table = ref._table
+        for k in range(len(self.TABLE)):
+            getattr(t, self.TABLE[k])[:] = self.arrays[k]
+        t.keys = self.keys
+        t.count = len(self.keys)
+        t.expected = t.exp_sat = ref.expected
+        t.ends = None
+        ref.situation = 0
+        ref.pending = ref.choices = ref.partials = None
+        ref._dirty = True
+
+
+def _step_of_seat_0(ref):
+    # a step (a jump could go on and wait as pending): committed as soon as the board settles
+    from ludus.checkers import adjacent
+
+    for m in ref.game.legal_moves():
+        if m.frm >= 0 and adjacent(m.frm, m.to):
+            return m
+    raise RuntimeError("no step in the crowded position")
+
+
+def _six_of_green(ref):
+    # the first move with the 6 onto an empty square (seen arriving: committed at once); the 5 still
+    # waits, so the next position has a move table
+    game = ref.game
+    for m in game.legal_moves():
+        if m.roll == 6 and not m.caps:
+            game.push(m)
+            counts = bytearray(len(game.place_names))
+            game.fill_counts(counts)
+            alone = counts[game.place_names.index(game.token_place(m.gi))] == 1
+            game.pop()
+            if alone:
+                return m
+    raise RuntimeError("no move with the 6 in the crowded position")
+
+
+def cc_commit():
+    return _commit_case("checkers", "checkers", CHECKERS_CROWDED, _step_of_seat_0)
+
+
+def ludo_commit():
+    return _commit_case("ludo52", "ludo/classic", LUDO_CROWDED, _six_of_green)
+
+
 def full_game():
     # Two-player Chinese Checkers from the setup on the board to the end, the bot (ludus.checkers_bot)
     # choosing, every move carried out as a lift and a placement through the referee (instant settling).
-    def work():
-        try:
-            return _full_game()
-        except MemoryError:
-            gc.collect()
-            return TOO_BIG
-
-    return work
+    return _full_game
 
 
 def _full_game():
@@ -201,8 +292,10 @@ def _full_game():
 
 
 CASES = [
-    ("referee.idle_tick", _fits(idle_tick), 2000),
-    ("referee.cc_change", _fits(cc_change), 100),
-    ("referee.ludo_change", _fits(ludo_change), 100),
+    ("referee.idle_tick", idle_tick, 2000),
+    ("referee.cc_change", cc_change, 100),
+    ("referee.ludo_change", ludo_change, 100),
+    ("referee.cc_commit", cc_commit, COPIES),
+    ("referee.ludo_commit", ludo_commit, COPIES),
     ("referee.full_game", full_game, 1),
 ]

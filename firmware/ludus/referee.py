@@ -14,7 +14,7 @@ from array import array
 
 from ludus.referee_flow import RefereeFlow
 from ludus.referee_games import adapter_for
-from ludus.referee_infer import MoveTable, diff_places
+from ludus.referee_infer import MoveTable, diff_places, saturate
 from ludus.referee_judge import RefereeJudge
 from ludus.referee_states import (
     LONG_PRESS,
@@ -133,7 +133,9 @@ class Referee(RefereeJudge, RefereeFlow):
         self.record = None
         self.dice = None
         self.dice_used = 0
-        self.table = None
+        self._table = MoveTable(self.cap)
+        self.table = None  # self._table once loaded with the position's moves
+        self._scratch = None  # a second table, to try a position after a pending move
         self.pending = None  # the move of S_PENDING
         self.choices = None  # the moves of S_CONFIRM
         self.choice = 0
@@ -212,10 +214,7 @@ class Referee(RefereeJudge, RefereeFlow):
     # ---- sensing ----------------------------------------------------------------------------------
 
     def _saturate(self, counts):
-        cap = self.cap
-        for p in range(len(counts)):
-            if counts[p] > cap[p]:
-                counts[p] = cap[p]
+        saturate(counts, self.cap)
 
     def _sense(self):
         # all places afresh (power-up, restore)
@@ -291,37 +290,54 @@ class Referee(RefereeJudge, RefereeFlow):
             self._auto_step()
 
     # ---- setup and new games ----------------------------------------------------------------------
-    def _position_changed(self):
+    def _position_changed(self, played=None):
+        # played: the move just pushed, when the adapter can update the expected counts from it
         game = self.game
-        game.fill_counts(self.expected)
+        if played is None or not self.adapter.expect_after(played, self.expected):
+            game.fill_counts(self.expected)
         es = self.exp_sat
         es[:] = self.expected
         self._saturate(es)
         self._reset_move()
         self.table = None
         self.auto_move = None
-        if game.is_over():
+        ad = self.adapter
+        if ad.has_dice:
+            if game.is_over():
+                self._game_over()
+                return
+            if game.awaiting_roll():
+                return
+        table = self._table
+        n = ad.load(game, table, self.expected)
+        if n == 0 and game.is_over():  # (Chinese Checkers: only then is it worth asking)
             self._game_over()
             return
-        if self._awaiting_roll():
-            return
-        moves = game.legal_moves()
-        if len(moves) == 1 and str(moves[0]) == PASS_TEXT:
-            seat = game.turn
-            self.record.record_move(moves[0])
-            game.push(moves[0])
-            self._event("pass", seat=seat)
-            self._position_changed()
-            return
-        self.table = MoveTable(moves, self._changes_of, self.expected, self.cap)
+        self.table = table
+        if n == 1:
+            move = self._move(0)
+            if str(move) == PASS_TEXT:
+                seat = game.turn
+                self.record.record_move(move)
+                game.push(move)
+                self._event("pass", seat=seat)
+                self._position_changed()
+
+    def _scratch_table(self):
+        t = self._scratch
+        if t is None:
+            t = self._scratch = MoveTable(self.cap)
+        return t
+
+    def _move(self, i):
+        # the move object of the table's move i (made only when needed: Chinese Checkers tables hold codes)
+        return self.adapter.move(self.game, self._table.keys[i])
 
     def _accept_only(self, move):
         # the turn clock chose this move: nothing else is accepted until the position changes
         self.auto_move = move
-        self.table = MoveTable([move], self._changes_of, self.expected, self.cap)
-
-    def _changes_of(self, move):
-        return self.adapter.changes(self.game, move)
+        self.adapter.load_one(self.game, self._table, self.expected, move)
+        self.table = self._table
 
     def _awaiting_roll(self):
         return self.adapter.has_dice and self.game.awaiting_roll()

@@ -137,11 +137,11 @@ class RefereeFlow:
         # Danish rules: the roll-off winner chooses to start (short press) or to choose colour (long).
         if self.adapter.family != "ludo" or self.table is None:
             return False
-        moves = self.table.moves
-        return len(moves) == 2 and moves[0].kind >= 3
+        table = self.table
+        return table.count == 2 and table.keys[0].kind >= 3
 
     def _choice_move(self, kind):
-        for m in self.table.moves:
+        for m in self.table.keys:
             if m.kind == kind:
                 return m
         raise ConfigError("no choice move of kind %d" % kind)
@@ -151,7 +151,7 @@ class RefereeFlow:
         # says "I moved" with a press; the board shows its reading for confirmation.
         table = self.table
         found = []
-        for i in range(len(table.moves)):
+        for i in range(table.count):
             if table.is_match(i, self.sensed, 0, self.exp_sat):
                 dup = False
                 for j in found:
@@ -160,7 +160,7 @@ class RefereeFlow:
                 if not dup:
                     found.append(i)
         if found:
-            self._ask_confirm([table.moves[i] for i in found])
+            self._ask_confirm([self._move(i) for i in found])
         else:
             self._event("refused", reason="no move to confirm: the board matches the game")
 

@@ -18,51 +18,98 @@ def _sat(v, cap):
 class MoveTable:
     """The legal moves of one position with their net place changes, indexed by place.
 
-    moves: the legal moves; changes_of(move): its (place, delta) pairs (a place may repeat; places
-    listed with delta 0 count as touched). expected: the full place counts; cap: per place, the most
-    the sensors can count there (1 per cell for presence sensors).
+    cap: per place, the most the sensors can count there (1 per cell for presence sensors). load()
+    fills it for a position: keys[i] names move i (whatever the game adapter uses: a move object, or
+    a Chinese Checkers move code), and the move's (place, delta) changes (a place may repeat; places
+    listed with delta 0 count as touched). load_steps() does the same from (from << 7 | to) codes, each
+    lifting one piece and putting it down elsewhere, without a call per move.
 
-    Built once per position (that allocates); classify() then only walks the moves touching the
-    first differing place, so a settled change costs a few dozen move checks, not a game copy each."""
+    The arrays are kept and reused from position to position (they only grow), so a new position
+    allocates nothing but what its keys need; classify() then only walks the moves touching the first
+    differing place: a settled change costs a few dozen move checks, not a game copy each."""
 
-    def __init__(self, moves, changes_of, expected, cap):
-        self.moves = moves
-        self.expected = expected  # full counts (bytearray), not saturated
-        self.exp_sat = expected  # the saturated counts judged against (set by judge and classify)
-        self.ends = None  # per move, what the light scene needs of it (kept by referee_lights)
+    def __init__(self, cap):
+        n = len(cap)
         self.cap = cap
+        self.keys = ()
+        self.count = 0
+        self.expected = bytearray(n)  # full counts (the referee's buffer once loaded), not saturated
+        self.exp_sat = self.expected  # the saturated counts judged against (set by judge and classify)
+        self.ends = None  # per move, what the light scene needs of it (kept by referee_lights)
         # Flat tables instead of a tuple per move and a dict of lists: entry k is place[k] changing
         # by delta[k] for move owner[k]; a move's entries are start[i] .. start[i + 1] - 1, and the
         # entries of one place are chained through link[] from head[place] (-1 ends a chain).
-        place = bytearray()
-        delta = bytearray()
-        owner = array("H")
-        start = array("H", [0])
-        head = array("h", bytes(2 * len(expected)))
-        for p in range(len(head)):
-            head[p] = -1
-        link = array("h")
-        for i in range(len(moves)):
-            first = len(place)
-            for p, d in changes_of(moves[i]):
-                k = first
-                while k < len(place) and place[k] != p:
-                    k += 1
-                if k < len(place):
-                    delta[k] = (delta[k] + d) & 255
+        self._no_head = array("h", b"\xff\xff" * n)  # every place: -1, no entry
+        self.head = array("h", self._no_head)
+        self._grow(64, 32)
+
+    def _grow(self, entries, moves):
+        # new arrays of at least this size (the contents are rebuilt by the next load)
+        self.place = bytearray(entries)
+        self.delta = bytearray(entries)
+        self.owner = array("H", bytes(2 * entries))
+        self.link = array("h", bytes(2 * entries))
+        self.start = array("H", bytes(2 * (moves + 1)))
+
+    def _begin(self, expected, keys, entries):
+        self.expected = expected
+        self.exp_sat = expected
+        self.keys = keys
+        self.count = n = len(keys)
+        self.ends = None
+        if entries > len(self.place) or n >= len(self.start):
+            self._grow(max(entries, 2 * len(self.place)), max(n, 2 * len(self.start)))
+        self.head[:] = self._no_head
+
+    def load_steps(self, expected, codes):
+        """Fill the table with moves given as codes (from << 7) | to, each lifting one piece from a
+        place and putting it on another (0: a pass, no change). codes becomes the keys."""
+        self._begin(expected, codes, 2 * len(codes))
+        _load_steps(self, codes, len(codes))
+
+    def load(self, expected, keys, changes_of):
+        """Fill the table with the moves named by keys; changes_of(key) lists a move's (place, delta)."""
+        self._begin(expected, keys, 0)
+        place = self.place
+        delta = self.delta
+        owner = self.owner
+        start = self.start
+        head = self.head
+        link = self.link
+        k = 0
+        for i in range(len(keys)):
+            first = k
+            start[i] = k
+            for p, d in changes_of(keys[i]):
+                j = first
+                while j < k and place[j] != p:
+                    j += 1
+                if j < k:
+                    delta[j] = (delta[j] + d) & 255
                     continue
-                place.append(p)
-                delta.append(d & 255)
-                owner.append(i)
-                link.append(head[p])
+                if k == len(place):
+                    self._more(k)
+                    place = self.place
+                    delta = self.delta
+                    owner = self.owner
+                    link = self.link
+                place[k] = p
+                delta[k] = d & 255
+                owner[k] = i
+                link[k] = head[p]
                 head[p] = k
-            start.append(len(place))
-        self.place = place
-        self.delta = delta
-        self.owner = owner
+                k += 1
+        start[len(keys)] = k
+
+    def _more(self, k):
+        # out of entries while loading: double them, keeping the first k
+        old = (self.place, self.delta, self.owner, self.link)
+        start = self.start
+        self._grow(2 * k, len(start) - 1)
         self.start = start
-        self.head = head
-        self.link = link
+        for a, b in zip(old, (self.place, self.delta, self.owner, self.link)):
+            for j in range(k):
+                b[j] = a[j]
 
     def is_match(self, i, sensed, ndiff, exp_sat):
         """True when sensed equals the expected counts after move i (saturated)."""
@@ -164,6 +211,42 @@ def _judge_py(table, i, sensed, ndiff):
     return PARTIAL if placed <= lifted else FOREIGN
 
 
+def _load_steps_py(table, codes, n):
+    # MoveTable.load_steps' loop (referee_native has it as viper code)
+    place = table.place
+    delta = table.delta
+    owner = table.owner
+    start = table.start
+    head = table.head
+    link = table.link
+    k = 0
+    for i in range(n):
+        start[i] = k
+        code = codes[i]
+        if code:
+            p = code >> 7
+            place[k] = p
+            delta[k] = 255
+            owner[k] = i
+            link[k] = head[p]
+            head[p] = k
+            k += 1
+            p = code & 127
+            place[k] = p
+            delta[k] = 1
+            owner[k] = i
+            link[k] = head[p]
+            head[p] = k
+            k += 1
+    start[n] = k
+
+
+def _saturate_py(counts, cap, n):
+    for p in range(n):
+        if counts[p] > cap[p]:
+            counts[p] = cap[p]
+
+
 def _list_diffs_py(sensed, exp_sat, n, out):
     for p in range(n):
         if sensed[p] != exp_sat[p]:
@@ -172,12 +255,21 @@ def _list_diffs_py(sensed, exp_sat, n, out):
 
 _judge = _judge_py
 _list_diffs = _list_diffs_py
+_load_steps = _load_steps_py
+_saturate = _saturate_py
 if sys.implementation.name == "micropython":
     try:
         from ludus.referee_native import judge as _judge
         from ludus.referee_native import list_diffs as _list_diffs
+        from ludus.referee_native import load_steps as _load_steps
+        from ludus.referee_native import saturate as _saturate
     except Exception:  # a port without the native emitter keeps the bytecode versions
         pass
+
+
+def saturate(counts, cap):
+    """Cap every count at what the sensors can count there, in place."""
+    _saturate(counts, cap, len(counts))
 
 
 def diff_places(sensed, exp_sat, out):

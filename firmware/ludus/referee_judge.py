@@ -4,7 +4,7 @@ confirmation), a move under way, or a difference to put right. A part of ludus.r
 # The methods here live on Referee (ludus.referee), which defines the attributes they use.
 # mypy: disable-error-code="attr-defined,has-type"
 
-from ludus.referee_infer import FOREIGN, MATCH, PARTIAL, MoveTable, classify, diff_places, pair_nearest
+from ludus.referee_infer import FOREIGN, MATCH, PARTIAL, classify, diff_places, pair_nearest
 from ludus.referee_states import (
     PLAY,
     S_CHAIN,
@@ -45,9 +45,9 @@ class RefereeJudge:
         kind, matches, partials = classify(table, sensed, es, diffs, seen)
         if kind == MATCH:
             if len(matches) > 1:
-                self._ask_confirm([table.moves[i] for i in matches])
+                self._ask_confirm([self._move(i) for i in matches])
                 return
-            move = table.moves[matches[0]]
+            move = self._move(matches[0])
             cont = self.adapter.continuations(self.game, move)
             # A move whose arrival the sensors cannot see (onto a square already read as full) looks
             # exactly like a piece just picked up: wait for a press or the next player's action.
@@ -90,7 +90,8 @@ class RefereeJudge:
             if game.is_over() or self._awaiting_roll():
                 ok = False
             else:
-                table = MoveTable(game.legal_moves(), self._changes_of, expected, self.cap)
+                table = self._scratch_table()
+                self.adapter.load(game, table, expected)
                 diffs = []
                 diff_places(self.sensed, es, diffs)
                 kind, _, _ = classify(table, self.sensed, es, diffs)
@@ -135,10 +136,10 @@ class RefereeJudge:
         game = self.game
         seat = game.turn
         text = str(move)
-        self.record.record_move(move)
+        self.record.record_move(text)
         game.push(move)
         self._event("move", seat=seat, move=text)
-        self._position_changed()
+        self._position_changed(move)
         if self.phase == PLAY:
             self._evaluate()
 

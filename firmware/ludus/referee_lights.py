@@ -64,15 +64,15 @@ def _turn_led_of(r, game, seat, meaning, colour):
 
 
 def _ends(r, i):
-    # adapter.ends of the table's move i, kept with the table: lifting and putting back a piece
+    # adapter.key_ends of the table's move i, kept with the table: lifting and putting back a piece
     # recomposes the same destinations without allocating again
     table = r.table
     cache = table.ends
     if cache is None:
-        cache = table.ends = [None] * len(table.moves)
+        cache = table.ends = [None] * table.count
     e = cache[i]
     if e is None:
-        e = cache[i] = r.adapter.ends(r.game, table.moves[i])
+        e = cache[i] = r.adapter.key_ends(r.game, table.keys[i])
     return e
 
 
@@ -168,6 +168,8 @@ def _compose_moves(r, partials):
         else:
             _mark_zone(r, to, palette.DESTINATION, 0)
         if paths:
+            if path is None:
+                path = r.adapter.ends(r.game, r._move(i))[2]
             for k in range(1, len(path) - 1):
                 _mark(r, path[k], palette.JUMP_PATH)
         if victims:

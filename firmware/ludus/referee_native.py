@@ -79,3 +79,48 @@ def list_diffs(sensed, exp_sat, n: int, out):
         if a[i] != b[i]:
             append(i)
         i += 1
+
+
+@micropython.viper
+def load_steps(table, codes, n: int):
+    """See MoveTable.load_steps (codes: a list of ints; the table's arrays are large enough)."""
+    place = ptr8(table.place)
+    delta = ptr8(table.delta)
+    owner = ptr16(table.owner)
+    start = ptr16(table.start)
+    head = ptr16(table.head)
+    link = ptr16(table.link)
+    k = 0
+    i = 0
+    while i < n:
+        start[i] = k
+        code = int(codes[i])
+        if code:
+            p = code >> 7
+            place[k] = p
+            delta[k] = 255
+            owner[k] = i
+            link[k] = head[p]
+            head[p] = k
+            k += 1
+            p = code & 127
+            place[k] = p
+            delta[k] = 1
+            owner[k] = i
+            link[k] = head[p]
+            head[p] = k
+            k += 1
+        i += 1
+    start[n] = k
+
+
+@micropython.viper
+def saturate(counts, cap, n: int):
+    """Cap each of the first n counts at cap[p], in place."""
+    a = ptr8(counts)
+    c = ptr8(cap)
+    i = 0
+    while i < n:
+        if a[i] > c[i]:
+            a[i] = c[i]
+        i += 1

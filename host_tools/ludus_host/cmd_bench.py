@@ -30,6 +30,8 @@ PLAN = (
     ("referee.idle_tick", 20, "0 B, Pico est. <= 0.5 ms", "referee tick, nothing changed"),
     ("referee.cc_change", 10, "Pico est. <= 5 ms", "settled change -> LED frame, worst checkers"),
     ("referee.ludo_change", 10, "Pico est. <= 5 ms", "settled change -> LED frame, crowded Ludo"),
+    ("referee.cc_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, worst checkers"),
+    ("referee.ludo_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, crowded Ludo"),
     ("referee.full_game", None, "", "full simulated game (heap peak)"),
 )
 

@@ -5,6 +5,8 @@ it (back to its base), two opponent tokens block; a seat's own tokens may stack.
 interface and the adapter the referee needs, so stacks, invisible moves, ambiguous readings and
 captures in any order all occur."""
 
+from ludus.referee_games import GameAdapter
+
 TRACK = 12
 START = (0, 6)
 NAMES = tuple(["t%d" % i for i in range(TRACK)] + ["a.base", "b.base"])
@@ -101,7 +103,7 @@ class FakeGame:
         return "fake turn=%d a=%s b=%s" % (self.turn, sorted(self.pos[0]), sorted(self.pos[1]))
 
 
-class FakeAdapter:
+class FakeAdapter(GameAdapter):
     family = "fake"
     has_dice = False
 

@@ -9,7 +9,9 @@ CAP = bytearray([1, 1, 1, 1, 1, 1, 4])
 
 def table(expected, moves):
     # moves: list of change lists; each move is represented by its index
-    return MoveTable(list(range(len(moves))), lambda i: moves[i], bytearray(expected), CAP)
+    t = MoveTable(CAP)
+    t.load(bytearray(expected), list(range(len(moves))), lambda i: moves[i])
+    return t
 
 
 def judge(t, sensed, seen=None):

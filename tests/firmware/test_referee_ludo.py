@@ -191,7 +191,7 @@ def test_a_finished_game_shows_placements_and_the_start_position_begins_a_new_on
 
 
 def test_adapter_lists_capture_squares_as_touched():
-    from ludus.referee_games import LudoAdapter
+    from ludus.referee_ludo import LudoAdapter
 
     game = ludo.from_notation("ludo classic seats=gr turn=g rolls=4 g=t5,base,base,base r=t9,base,base,base")
     ad = LudoAdapter("classic")
@@ -207,6 +207,41 @@ def test_adapter_lists_capture_squares_as_touched():
         and names[to] == "t9"
         and [(names[v], names[b]) for v, b in victims] == [("t9", "red.base")]
     )
+
+
+def test_adapter_changes_are_the_games_net_changes_plus_the_touched_squares():
+    # LudoAdapter.changes works the net changes out from the move's fields (no dict): they must be
+    # game.move_changes(move), in its order, then the capture and star/arrow squares with delta 0
+    from ludus.games import position
+    from ludus.ludo_play import SeededDie
+    from ludus.referee_ludo import LudoAdapter
+
+    checked = 0
+    for rules in ("classic", "master", "danish", "arrow", "teamup"):
+        ad = LudoAdapter(rules)
+        game = position("ludo/%s/4" % rules)
+        die = SeededDie(7)
+        for _ in range(300):
+            if game.is_over():
+                break
+            if game.awaiting_roll():
+                game.apply_roll(die.roll())
+                continue
+            moves = game.legal_moves()
+            for m in moves:
+                want = list(game.move_changes(m))
+                touched = []
+                if m.kind < 3 and (m.caps or m.via >= 0):
+                    row = game.geo.place_of[m.gi >> 2]
+                    touched = [row[m.to + 1]] + ([row[m.via + 1]] if m.via >= 0 else [])
+                    touched += [game.geo.place_of[c >> 2][game.pos[c] + 1] for c in m.caps]
+                for p in touched:
+                    if p not in [q for q, _ in want]:
+                        want.append((p, 0))
+                assert list(ad.changes(game, m)) == want, (rules, str(m))
+                checked += 1
+            game.push(moves[die.below(len(moves))])
+    assert checked > 500
 
 
 def test_adapter_presets():

@@ -507,7 +507,7 @@ def test_danish_rules_have_no_turn_clock():
 
 
 def test_adapter_starts_follow_the_rule_set():
-    from ludus.referee_games import LudoAdapter
+    from ludus.referee_ludo import LudoAdapter
 
     names = [name for name, _ in LudoAdapter("danish").starts()]
     assert "ludo/danish/2" in names and "ludo/danish/4" in names
@@ -517,7 +517,7 @@ def test_adapter_starts_follow_the_rule_set():
 
 
 def test_adapter_lists_a_wall_capture_square_as_touched():
-    from ludus.referee_games import LudoAdapter
+    from ludus.referee_ludo import LudoAdapter
 
     game = ludo.from_notation("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
     (move,) = game.legal_moves()

@@ -2,17 +2,19 @@
 slides, bumps and sensor flicker, must end in exactly the game the logical moves give; the referee must
 never accept a move that was not made, and every mismatch must clear once the board is put right.
 
-The full-stack games (Chinese Checkers, Ludo) need more than the MicroPython port's 160K heap and run
-on CPython; the same referee driven by a tiny race game (tests/firmware/referee_fake.py: stacks,
-captures in any order, invisible and ambiguous moves) runs on both runtimes."""
+Chinese Checkers runs on both runtimes (under the MicroPython port's 160K heap with the rig's compact
+board, no lights, and fewer moves); the Ludo games need more than that heap and run on CPython. The
+same referee driven by a tiny race game (tests/firmware/referee_fake.py: stacks, captures in any order,
+invisible and ambiguous moves) runs on both runtimes."""
 
+import gc
 import random
 
 import support
 from referee_rig import Rig
 from support import cpython_only as heavy
 
-MOVES = 120
+MOVES = 30 if support.IS_MICROPYTHON else 120
 FAKE_GAMES = 3 if support.IS_MICROPYTHON else 12
 FAKE_MOVES = 30 if support.IS_MICROPYTHON else 60
 
@@ -66,6 +68,7 @@ def play_checkers(seed, spec, moves, real=None):
     rig.settle()
     done = []
     for _ in range(moves):
+        gc.collect()  # the legal move list of the last turn goes first: a tight heap
         game = rig.referee.game
         if game.is_over():
             break
@@ -115,13 +118,11 @@ class _MpRandom:
         return (self.x >> 8) % n
 
 
-@heavy
 def test_random_two_player_checkers_games_end_as_the_logical_game():
-    for seed in (1, 2):
+    for seed in (1,) if support.IS_MICROPYTHON else (1, 2):
         assert play_checkers(seed, "2", MOVES) > 0
 
 
-@heavy
 def test_random_three_player_checkers_with_settling_at_every_step():
     # Every intermediate state reaches the referee (no settle time): a harsher test of the inference.
     assert play_checkers(7, "3", MOVES // 2, real=False) > 0

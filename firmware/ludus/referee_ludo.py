@@ -1,0 +1,130 @@
+"""The referee's Ludo adapter: the starts a board can show (which bases are filled), seat colours,
+capture squares as touched places, where a move goes (for the lights). See ludus.referee_games."""
+
+from ludus.palette import ludo_colour
+from ludus.referee_games import GameAdapter
+
+
+class LudoAdapter(GameAdapter):
+    family = "ludo"
+    has_dice = True
+
+    def __init__(self, rules_text):
+        from ludus.ludo_rules import rules_from_spec
+
+        self.rules_text = rules_text
+        self.rules = rules_from_spec(rules_text)
+
+    def starts(self):
+        from ludus import ludo
+
+        rules = self.rules
+        groups = [(0, 2), (1, 3), (0, 1, 2), (1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2, 3)]
+        if rules.teams:
+            groups = groups[-1:]
+        for seats in groups:
+            game = ludo.start_position(rules, seats)
+            # ludo.start_position seats two players opposite (green, red) and three without blue
+            if seats in ((0, 2), (0, 1, 2), (0, 1, 2, 3)):
+                name = "ludo/%s/%d" % (self.rules_text, len(seats))
+            else:
+                name = game.notation()
+            yield name, game
+
+    def position(self, start):
+        from ludus.games import position
+
+        return position(start)
+
+    def colour(self, game, seat):
+        return ludo_colour(seat)
+
+    def turn_index(self, game, seat):
+        return seat
+
+    def areas(self):
+        return None  # bases are zones: filled in by the referee from the place names
+
+    def changes(self, game, move):
+        # game.move_changes(move) (net changes, by place), worked out from the move's fields without
+        # a dict, plus the capture squares (and a star or arrow landing): they read the same before
+        # and after, so they are listed with delta 0 and a victim lifted first counts as this move.
+        kind, gi, _roll, frm, to, caps, via, _lap, _home, gi2 = move.t
+        if kind >= 3:
+            return ()
+        place_of = game.geo.place_of
+        row = place_of[gi >> 2]
+        n = 2 if gi2 >= 0 else 1
+        a = row[frm + 1]
+        b = row[to + 1]
+        if not caps:
+            if a == b:
+                out = []
+            elif a < b:
+                out = [(a, -n), (b, n)]
+            else:
+                out = [(b, n), (a, -n)]
+            if via >= 0:
+                _touch(out, b)
+                _touch(out, row[via + 1])
+            return out
+        places = [a, b]
+        deltas = [-n, n]
+        pos = game.pos
+        for c in caps:
+            crow = place_of[c >> 2]
+            _add(places, deltas, crow[pos[c] + 1], -1)
+            _add(places, deltas, crow[0], 1)
+        out = sorted([(places[k], deltas[k]) for k in range(len(places)) if deltas[k]])
+        _touch(out, b)
+        if via >= 0:
+            _touch(out, row[via + 1])
+        for c in caps:
+            _touch(out, place_of[c >> 2][pos[c] + 1])
+        return out
+
+    def ends(self, game, move):
+        if move.kind >= 3:
+            return -1, -1, (), ()
+        geo = game.geo
+        row = geo.place_of[move.gi >> 2]
+        frm = row[move.frm + 1]
+        to = row[move.to + 1]
+        path = (frm, row[move.via + 1], to) if move.via >= 0 else (frm, to)
+        victims = []
+        for c in move.caps:
+            crow = geo.place_of[c >> 2]
+            victims.append((crow[game.pos[c] + 1], crow[0]))
+        return frm, to, path, victims
+
+    def mover_place(self, game, place):
+        s = game.mover()
+        for gi in range(s * 4, s * 4 + 4):
+            if game.geo.place_of[s][game.pos[gi] + 1] == place:
+                return True
+        return False
+
+    def continuations(self, game, move):
+        return ()
+
+    def chain_reach(self, game, frm):
+        return {}
+
+    def seats_of(self, game):
+        return game.seats
+
+
+def _add(places, deltas, p, d):
+    for k in range(len(places)):
+        if places[k] == p:
+            deltas[k] += d
+            return
+    places.append(p)
+    deltas.append(d)
+
+
+def _touch(out, p):
+    for q, _ in out:
+        if q == p:
+            return
+    out.append((p, 0))
