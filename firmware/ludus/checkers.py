@@ -76,6 +76,7 @@ class CheckersGame:
         self._plies = plies
         self._stack = []
         self._blocked = -1  # is_over()'s "nobody can move": unknown (-1), no (0), yes (1)
+        self._legal_codes = None  # legal_move_codes() of this position once worked out (push checks them)
         cfg = config
         b = self._board
         self._pieces = [[] for _ in range(cfg.seats)]
@@ -195,12 +196,16 @@ class CheckersGame:
         building Move objects (for the board, perft and benchmarks; their shortest chains are left in
         checkers_moves.PARENTS). Pieces come in the order of the game's piece list, which depends on
         the moves played (legal_moves() sorts them). [] once the game is over; [PASS_CODE] (0) when
-        the seat to move must pass."""
-        if self._over_quick():
-            return []
-        codes = self._codes(self.turn)
-        if not codes:
-            return [] if self.is_over() else [PASS_CODE]
+        the seat to move must pass. The game keeps the list until the position changes, so that push()
+        of a move from it need not generate again: do not modify it."""
+        cfg = self.config
+        codes = []
+        # (_over_quick() and _codes() written out: this runs for every move on the board)
+        if not (cfg.cap and self._plies >= cfg.cap) and len(self._finished) < cfg.seats - 1:
+            cfg.generate(self._board, self._pieces[self.turn], codes, cfg.ends, cfg.locks)
+            if not codes and not self.is_over():
+                codes.append(PASS_CODE)
+        self._legal_codes = codes
         return codes
 
     def legal_moves(self):
@@ -212,7 +217,11 @@ class CheckersGame:
         sources = sorted(self._pieces[self.turn])
         codes = self._codes(self.turn, sources)
         if not codes:
-            return [] if self.is_over() else [PASS]
+            if self.is_over():
+                return []
+            self._legal_codes = [PASS_CODE]
+            return [PASS]
+        self._legal_codes = codes  # for push(), as legal_move_codes() leaves them
         return moves_of(codes, sources)
 
     def destinations(self, hole):
@@ -252,6 +261,7 @@ class CheckersGame:
         undo = seat << 3 | len(self._finished)
         cfg = self.config
         self._blocked = -1
+        self._legal_codes = None
         if m:
             b = self._board
             frm = m >> 7
@@ -298,6 +308,7 @@ class CheckersGame:
         seat = undo >> 3
         nfinished = undo & 7
         self._blocked = -1
+        self._legal_codes = None
         while len(self._finished) > nfinished:
             self._done[self._finished.pop()] = 0
         self.turn = seat
@@ -323,11 +334,23 @@ class CheckersGame:
                 if t == code:
                     self._home[code] += 1
 
-    def push(self, move):
+    def push(self, move, trusted=False):
         """Play a legal move (from legal_moves, destinations or parse_move). IllegalMoveError if it is
-        not legal here; the stored move carries the engine's shortest path."""
-        legal = self._legal(move.frm, move.to)
-        code = PASS_CODE if legal.frm < 0 else legal.frm << 7 | legal.to
+        not legal here. A move among the position's legal_move_codes(), once worked out, is checked
+        against them without generating again; trusted=True skips the check altogether (for a move
+        the caller took from this position's own legal moves)."""
+        frm = move.frm
+        to = move.to
+        if frm < 0:
+            code = PASS_CODE
+        elif 0 <= frm < HOLE_COUNT and 0 <= to < HOLE_COUNT:
+            code = frm << 7 | to
+        else:
+            code = -1  # not a hole: _legal names the fault
+        if not trusted:
+            legal = self._legal_codes
+            if legal is None or code not in legal:
+                self._legal(frm, to)
         # One small int per move (no heap on either runtime): the move code and the undo state.
         self._stack.append(self._make(code) << 14 | code)
 
@@ -420,6 +443,7 @@ class CheckersGame:
         check_position(config, self._board, self.turn, self._finished, self._plies, NotationError)
         self.config = config
         self._blocked = -1
+        self._legal_codes = None
 
     # -- notation -------------------------------------------------------------------------------
 

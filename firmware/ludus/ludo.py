@@ -37,10 +37,10 @@ class LudoGame:
     __slots__ = (
         "L", "T", "_Move", "_after", "_arrows", "_blocked", "_cache", "_capture_again", "_cbh", "_dice2",
         "_dice_sum", "_entry", "_entry_ok", "_entry_star_home", "_exact", "_globes", "_home_again", "_idle",
-        "_in_play_end", "_lap", "_must", "_opp", "_pairs", "_plain", "_roll_first", "_share", "_six_again",
-        "_stars", "_teams", "_tries", "_void3", "_walls", "bonus", "captured", "die1", "geo", "group",
-        "inplay", "max_undo", "occ", "owe", "phase", "place_names", "placed", "pos", "rolls", "rules",
-        "seats", "sixes", "stack", "total", "tries", "turn", "turn_count",
+        "_in_play_end", "_lap", "_must", "_opp", "_pairs", "_plain", "_roll_first", "_safe", "_share",
+        "_simple", "_six_again", "_stars", "_teams", "_tries", "_void3", "_walls", "bonus", "captured",
+        "die1", "geo", "group", "inplay", "max_undo", "occ", "owe", "phase", "place_names", "placed", "pos",
+        "rolls", "rules", "seats", "sixes", "stack", "total", "tries", "turn", "turn_count",
     )  # fmt: skip
 
     def __init__(self, rules, seats):
@@ -95,6 +95,11 @@ class LudoGame:
         self._pairs = r.capture_pairs
         self._blocked = r.blocked_landing
         self._globes = g.globes
+        self._safe = g.safe
+        # landing on a shared square: opponents captured unless on a safe square, where all stay
+        self._simple = (
+            r.share and not r.walls and not r.teams and r.capture_pairs and r.blocked_landing == "share"
+        )
         self._teams = r.teams
         self._exact = r.exact_home
         self._cbh = r.capture_before_home

@@ -53,6 +53,9 @@ def _gen(self, rolls):
     total = self.total
     plain = self._plain
     land = self._land
+    simple = self._simple
+    safe = self._safe
+    occ = self.occ
     out = []
     append = out.append
     anycap = False
@@ -74,9 +77,24 @@ def _gen(self, rolls):
                 q = p + v
                 if q < T:
                     a = absq[q]
-                    if plain[a] and not total[a]:
-                        append((1, gi, r, p, q, (), -1, 0, 0, -1))  # STEP
-                        continue
+                    if plain[a]:
+                        if not total[a]:
+                            append((1, gi, r, p, q, (), -1, 0, 0, -1))  # STEP
+                            continue
+                        if simple:
+                            # _land, in short, for shared squares where every opponent is captured
+                            # except on a safe square (where all stay)
+                            a4 = a * 4
+                            if safe[a] or total[a] == occ[a4 + s]:
+                                append((1, gi, r, p, q, (), -1, 0, 0, -1))
+                                continue
+                            won = ()
+                            for c in self._opp[s]:
+                                if occ[a4 + c]:
+                                    won += self._tokens_at(c, a)
+                            append((1, gi, r, p, q, won, -1, 0, 0, -1))
+                            anycap = True
+                            continue
                     m = land(gi, s, p, q, r, 0, q)
                 else:
                     m = self._single(gi, v, r, entry_ok)

@@ -88,16 +88,31 @@ class LudoMove:
             return "colour"
         geo = _TRACK_OF_CLASS[type(self)]
         s = gi >> 2
-        tok = "%s.%d" % (COLOURS[s], gi & 3)
+        # one string built (each new string costs a search of the interned strings on MicroPython):
+        # kept texts for the roll and the token, a track square's number formatted in place
+        L = geo.L
+        absq = geo.abs_of[s]
+        tok = _TOKEN_TEXT[gi]
         if gi2 >= 0:
-            tok += "+%s.%d" % (COLOURS[s], gi2 & 3)
-        out = "%s %s %s-%s" % (roll_text(roll), tok, geo.place(s, frm), geo.place(s, to))
+            tok += "+" + _TOKEN_TEXT[gi2]
+        f = 0
+        if 0 <= frm < L:
+            a = absq[frm]
+            f = 2
+        else:
+            a = geo.place(s, frm)
+        if 0 <= to < L:
+            b = absq[to]
+            f += 1
+        else:
+            b = geo.place(s, to)
+        out = _TEXT_FORMATS[f] % (_ROLL_TEXT[roll] if roll < 13 else roll_text(roll), tok, a, b)
         if via >= 0:
             out += " via " + geo.place(s, via)
         if lap:
             out += " lap"
         if caps:
-            out += " x " + ",".join("%s.%d" % (COLOURS[c >> 2], c & 3) for c in caps)
+            out += " x " + ",".join(_TOKEN_TEXT[c] for c in caps)
         return out
 
     def __str__(self):
@@ -129,6 +144,12 @@ def _move_class(L):
     if cls not in _TRACK_OF_CLASS:
         _TRACK_OF_CLASS[cls] = track(L)
     return cls
+
+
+_TOKEN_TEXT = tuple("%s.%d" % (COLOURS[g >> 2], g & 3) for g in range(16))  # "green.0" .. "blue.3"
+_ROLL_TEXT = tuple(str(r) for r in range(13))
+# by (from on the track) * 2 + (to on the track): a track square is given by its number
+_TEXT_FORMATS = ("%s %s %s-%s", "%s %s %s-t%d", "%s %s t%d-%s", "%s %s t%d-t%d")
 
 
 def roll_text(r):

@@ -289,28 +289,26 @@ def _seat_done(self, s):
 
 
 def _record(self):
-    # One bytes object per action: the 16 token positions + 1, turn, phase, owe, bonus, sixes, tries,
-    # die1, captured, the counts of placed and group, then placed, group and the waiting rolls.
-    placed = self.placed
-    group = self.group
-    rec = [p + 1 for p in self.pos]
-    rec += (
-        self.turn,
-        self.phase,
-        self.owe,
-        self.bonus,
-        self.sixes,
-        self.tries,
-        self.die1,
-        self.captured,
-        len(placed),
-        len(group),
-    )
-    rec += placed
-    rec += group
-    rec += self.rolls
+    # One tuple per action, of copies made in C (no loop here): the token positions, the scalars,
+    # placed, group and the waiting rolls. pop() rebuilds the per-square counts from the positions.
     stack = self.stack
-    stack.append(bytes(rec))
+    stack.append(
+        (
+            self.pos[:],
+            self.turn,
+            self.phase,
+            self.owe,
+            self.bonus,
+            self.sixes,
+            self.tries,
+            self.die1,
+            self.captured,
+            self.placed[:],
+            self.group[:],
+            self.rolls[:],
+            self._idle,
+        )
+    )
     if 0 < self.max_undo < len(stack):
         stack.pop(0)
 
@@ -319,16 +317,20 @@ def pop(self):
     """Take back the last action (a move or a roll)."""
     if not self.stack:
         raise IllegalMoveError("nothing to take back")
-    b = self.stack.pop()
-    pos = self.pos
-    for i in range(16):
-        pos[i] = b[i] - 1
-    self.turn, self.phase, self.owe, self.bonus, self.sixes, self.tries, self.die1, self.captured = b[16:24]
-    i = 26 + b[24]
-    j = i + b[25]
-    self.placed = list(b[26:i])
-    self.group = list(b[i:j])
-    self.rolls = list(b[j:])
+    (
+        self.pos,
+        self.turn,
+        self.phase,
+        self.owe,
+        self.bonus,
+        self.sixes,
+        self.tries,
+        self.die1,
+        self.captured,
+        self.placed,
+        self.group,
+        self.rolls,
+        self._idle,
+    ) = self.stack.pop()
     self._rebuild_occ()
     self._cache = None
-    self._idle = False  # (a shortcut only; False is always safe)

@@ -2,8 +2,16 @@
 codes (no move objects but for the move played), jump-chain continuations. See ludus.referee_games."""
 
 from ludus import checkers
+from ludus.checkers_board import COL, ROW
 from ludus.palette import checkers_colour
 from ludus.referee_games import GameAdapter
+
+
+def _step(frm, to):
+    # for a legal move: True if it is a step, not a jump chain (jumps move two rows or four half-pitches)
+    dr = ROW[frm] - ROW[to]
+    dc = COL[frm] - COL[to]
+    return dr * dr + dc * dc <= 4
 
 
 class CheckersAdapter(GameAdapter):
@@ -47,7 +55,7 @@ class CheckersAdapter(GameAdapter):
             return checkers.PASS
         frm = code >> 7
         to = code & 127
-        if checkers.adjacent(frm, to):
+        if _step(frm, to):
             return checkers.Move(frm, to, (frm, to))  # a step: its path is its two holes
         for m in game.destinations(frm):
             if m.to == to:
@@ -76,8 +84,8 @@ class CheckersAdapter(GameAdapter):
 
     def continuations(self, game, move):
         """Holes the piece that made jump `move` could jump on to ([] for a step or a finished chain)."""
-        if not move.is_jump():
-            return ()
+        if move.frm < 0 or _step(move.frm, move.to):
+            return ()  # a pass or a step
         path = move.path
         return [h for h in game.continuations(move.to, move.frm) if h not in path]
 

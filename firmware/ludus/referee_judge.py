@@ -135,12 +135,12 @@ class RefereeJudge:
     def _commit(self, move):
         game = self.game
         seat = game.turn
-        text = str(move)
+        text = move.text()  # (str(move) would copy it once more on MicroPython)
         self.record.record_move(text)
         game.push(move)
         self._event("move", seat=seat, move=text)
         self._position_changed(move)
-        if self.phase == PLAY:
+        if self.phase == PLAY and self.sensed != self.exp_sat:  # (equal: idle, as it was just reset)
             self._evaluate()
 
     # ---- differences ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The referee's Ludo adapter: the starts a board can show (which bases are filled), seat colours,
 capture squares as touched places, where a move goes (for the lights). See ludus.referee_games."""
 
+from ludus.ludo_move import _TRACK_OF_CLASS
 from ludus.palette import ludo_colour
 from ludus.referee_games import GameAdapter
 
@@ -44,6 +45,22 @@ class LudoAdapter(GameAdapter):
 
     def areas(self):
         return None  # bases are zones: filled in by the referee from the place names
+
+    def expect_after(self, move, expected):
+        # The counts after move, just played, from the move's fields (cheaper than fill_counts): the
+        # token (or wall) leaves its place for the new one, and the captured tokens, which stood where
+        # it landed, go to their bases.
+        kind, gi, _roll, frm, to, caps, _via, _lap, _home, gi2 = move.t
+        if kind >= 3:
+            return True
+        place_of = _TRACK_OF_CLASS[type(move)].place_of
+        row = place_of[gi >> 2]
+        n = 2 if gi2 >= 0 else 1
+        expected[row[frm + 1]] -= n
+        expected[row[to + 1]] += n - len(caps)
+        for c in caps:
+            expected[place_of[c >> 2][0]] += 1
+        return True
 
     def changes(self, game, move):
         # game.move_changes(move) (net changes, by place), worked out from the move's fields without

@@ -566,3 +566,47 @@ def test_copy_is_independent_and_keeps_the_move_stack():
     assert popped == second and popped.path == second.path
     assert str(twin.pop()) == "h7-h16" and twin.notation() == checkers.start_position("2").notation()
     assert game.plies == 1 and [str(m) for m in game.move_stack()] == ["h7-h16"]
+
+
+def test_push_checks_moves_against_the_legal_codes_and_trusted_moves_skip_the_check():
+    game = checkers.start_position("2")
+    codes = game.legal_move_codes()
+    start = game.notation()
+    # with the codes worked out, an illegal move is still refused, with the rule named
+    for frm, to in ((7, 60), (60, 61), (3, 7), (7, 200), (200, 7), (-1, -1)):
+        exc = support.raises(IllegalMoveError, game.push, checkers.Move(frm, to, (frm, to)))
+        assert support.message_of(exc) and game.notation() == start
+    # a move off the board whose code would read as a legal one is refused too
+    f, t = [(c >> 7, c & 127) for c in codes if (c >> 7) % 2 == 1][0]
+    exc = support.raises(IllegalMoveError, game.push, checkers.Move(f - 1, t + 128, (f - 1, t + 128)))
+    assert "no such hole" in support.message_of(exc) and game.notation() == start
+    # a legal move is played by push and push(trusted=True) alike, and each new position
+    # works out its own codes (the old list is not used for it)
+    results = []
+    for way in range(3):
+        game = checkers.start_position("2")
+        codes = game.legal_move_codes()
+        m = game.legal_moves()[5]
+        if way == 0:
+            game.push(m)
+        elif way == 1:
+            game.push(m, trusted=True)
+        else:
+            game.push(checkers.Move(m.frm, m.to, ()), trusted=True)  # a trusted move needs no path
+        assert game.legal_move_codes() != codes and (m.frm << 7 | m.to) not in game.legal_move_codes()
+        exc = support.raises(IllegalMoveError, game.push, m)  # the seat that moved is not to move
+        results.append(game.notation())
+        assert game.pop() == m and game.legal_move_codes() == codes
+    assert results[0] == results[1] == results[2]
+
+
+def test_push_checks_passes_and_game_ends_with_the_legal_codes_known():
+    game = checkers.start_position("2", {"cap": 2})
+    game.legal_move_codes()
+    exc = support.raises(IllegalMoveError, game.push, checkers.PASS)
+    assert "cannot pass" in support.message_of(exc)
+    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves()[0])
+    assert game.legal_move_codes() == []
+    exc = support.raises(IllegalMoveError, game.push, checkers.Move(3, 14, (3, 14)))
+    assert "over" in support.message_of(exc)
