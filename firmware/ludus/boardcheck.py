@@ -13,12 +13,15 @@ from ludus.boarddef import (
     GAMES,
     INDICATOR_ROLES,
     LUDO_SHAPES,
+    NO_CELL,
     NO_COLOUR,
     ROLE_HOLE,
     ROLE_TRACK,
     ROLES,
     SENSOR_KINDS,
-    place_specs,
+    place_count,
+    place_lookup,
+    place_spec,
     seat_count,
     start_square,
 )
@@ -67,6 +70,7 @@ class _Users:
         self.by_number = {}
 
     def claim(self, v, label):
+        # label: anything naming the claimer (an int index here); returns the first claimer's, or None
         table = self.table
         if table is None:
             first = self.by_number.get(v)
@@ -110,6 +114,53 @@ class _Text:
         return str(self.buf[start : self.spans[2 * k + 1]], "utf-8")
 
 
+class _Specs:
+    """The places of a game as a sequence of place_spec tuples, made when asked for, and .get(name) ->
+    place id or None: a list and a dict of every place would be the largest things on the heap while a
+    board loads."""
+
+    def __init__(self, game):
+        self.game = game
+        self.count = place_count(game) if game is not None else 0
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, pid):
+        return place_spec(self.game, pid)
+
+    def get(self, name):
+        return place_lookup(self.game, name) if isinstance(name, str) else None
+
+
+class _Labels:
+    """labels[k]: the id of cell k (k < n) or indicator k - n, made from the _Text buffers when asked
+    for; "cells[k]" / "indicators[j]" when it has none."""
+
+    def __init__(self, ids, ind_ids, n):
+        self.ids = ids
+        self.ind_ids = ind_ids
+        self.n = n
+
+    def _span(self, k):
+        text = self.ids if k < self.n else self.ind_ids
+        j = 2 * (k if k < self.n else k - self.n)
+        return text, text.spans[j], text.spans[j + 1]
+
+    def named(self, k):
+        return self._span(k)[1] >= 0
+
+    def key(self, k):
+        text, start, end = self._span(k)
+        return bytes(text.buf[start:end])
+
+    def __getitem__(self, k):
+        text, start, end = self._span(k)
+        if start < 0:
+            return "cells[%d]" % k if k < self.n else "indicators[%d]" % (k - self.n)
+        return str(text.buf[start:end], "utf-8")
+
+
 class _Checker:
     """Takes a definition cell by cell (so a file can be read one line at a time) into lists of small
     ints, float arrays and byte buffers, then checks everything that spans cells in finish().
@@ -118,13 +169,13 @@ class _Checker:
     def __init__(self):
         self.faults = []
         self.header = {}  # the parsed top level, set by whoever feeds the checker
-        self.specs = []
-        self.place_index = {}
+        self.specs = _Specs(None)  # the game's places, once the game is known
+        self.place_index = self.specs  # place name -> id
         self.place = []
-        self.labels = []
         self.cell_total = 0
         self.ids = _Text()  # cells, then indicators (in finish)
         self.places = _Text()
+        self.labels = _Labels(self.ids, None, 0)  # made whole in _gather
         self.channel = []  # int, or None when not an integer
         self.led = []  # cells' LEDs, then the indicators' (joined in finish)
         self.role = []  # index into ROLES, or None
@@ -242,30 +293,21 @@ class _Checker:
         self.ind_led.append(self._int(ind, "led", label))
 
     def _gather(self):
-        # Reading is over: make the label strings (kept for the board's cell_ids) and join the tables.
+        # Reading is over: check the ids for duplicates and join the tables. Labels (an id, or
+        # "cells[k]" for a cell without one) are made on demand by self.labels[k], for messages: a list
+        # of a str per cell would be the largest thing on the heap while a board loads.
         n = self.cell_total
         total = n + len(self.ind_role)
-        labels = [""] * total
-        named = bytearray(total)
-        for k in range(total):
-            ident = self.ids.get(k) if k < n else self.ind_ids.get(k - n)
-            if ident is None:
-                labels[k] = "cells[%d]" % k if k < n else "indicators[%d]" % (k - n)
-            else:
-                labels[k] = ident
-                named[k] = 1
-        self.labels = labels
+        self.labels = labels = _Labels(self.ids, self.ind_ids, n)
         # duplicates by sorting rather than a set: one list instead of a growing table
-        order = sorted([k for k in range(total) if named[k]], key=lambda k: labels[k])
+        order = sorted([k for k in range(total) if labels.named(k)], key=labels.key)
         for j in range(1, len(order)):
-            if labels[order[j]] == labels[order[j - 1]]:
+            if labels.key(order[j]) == labels.key(order[j - 1]):
                 self.faults.append("id %s used twice" % labels[order[j]])
         self.led.extend(self.ind_led)
         self.x.extend(self.ind_x)
         self.y.extend(self.ind_y)
         self.r.extend(self.ind_r)
-        self.ids.free()
-        self.ind_ids.free()
 
     def finish(self, d):
         """Check the header fields and everything across cells; returns the list of faults."""
@@ -334,9 +376,9 @@ class _Checker:
             if limit is not None and not 0 <= v < limit:
                 self.faults.append("%s: %s %d out of range 0..%d (%s)" % (labels[i], key, v, limit - 1, what))
                 continue
-            first = users.claim(v, labels[i])
+            first = users.claim(v, i)
             if first is not None:
-                self.faults.append("%s %d used twice: by %s and %s" % (key, v, first, labels[i]))
+                self.faults.append("%s %d used twice: by %s and %s" % (key, v, labels[first], labels[i]))
 
     def _check_indicator_sets(self, game):
         faults = self.faults
@@ -388,13 +430,12 @@ class _Checker:
 
     def _check_places(self, game, d):
         faults = self.faults
-        specs = place_specs(game)
+        specs = _Specs(game)
         self.specs = specs
-        index = {}
+        index = specs
         needed = [0] * len(ROLES)
         for pid in range(len(specs)):
             spec = specs[pid]
-            index[spec[0]] = pid
             needed[spec[1]] += spec[3]
         self.place_index = index
         n = self.cell_total
@@ -491,7 +532,8 @@ class _Checker:
             for ident in members:
                 if ident not in z["cells"]:
                     faults.append("zone %s omits its cell %s" % (place, ident))
-        for spec in specs:
+        for pid in range(len(specs)):
+            spec = specs[pid]
             if spec[3] > 1 and spec[0] not in listed and self.members(spec[0]):
                 faults.append("zone %s is not listed under zones" % spec[0])
 
@@ -609,3 +651,120 @@ def fail(source, faults):
     raise BoardDefinitionError(
         "%s has %d fault%s:\n%s" % (source, len(faults), "" if len(faults) == 1 else "s", "\n".join(faults))
     )
+
+
+# ---- reading a definition (BoardDefinition.load, from_json, from_dict call these) ----
+
+
+def load(cls, path):
+    """Read and check a board definition file. A file laid out one cell per line (as the generator
+    writes it) is read line by line, so the whole document is never in memory at once."""
+    try:
+        f = open(path)
+    except OSError as exc:
+        raise BoardDefinitionError("cannot read board definition %s: %s" % (path, exc)) from None
+    try:
+        checker = stream(f)
+        if checker is None:
+            f.seek(0)
+            try:
+                d = json.load(f)
+            except ValueError as exc:
+                raise BoardDefinitionError("%s is not valid JSON: %s" % (path, exc)) from None
+            checker = check_dict(d)
+            checker.header = d
+    finally:
+        f.close()
+    return build(cls, checker, path)
+
+
+def from_json(cls, text, source="board definition"):
+    """Parse and check a board definition from JSON text."""
+    try:
+        d = json.loads(text)
+    except ValueError as exc:
+        raise BoardDefinitionError("%s is not valid JSON: %s" % (source, exc)) from None
+    return from_dict(cls, d, source)
+
+
+def from_dict(cls, d, source="board definition"):
+    """Check a parsed definition; raise BoardDefinitionError listing every fault, one per line."""
+    checker = check_dict(d)
+    checker.header = d
+    return build(cls, checker, source)
+
+
+def build(cls, checker, source):
+    """A cls (BoardDefinition) with the tables of a checked definition; BoardDefinitionError listing
+    every fault if the checker found any."""
+    if checker.faults:
+        fail(source, checker.faults)
+    board = cls()
+    _build(board, checker)
+    return board
+
+
+def _build(self, checker):
+    d = checker.header
+    self.name = d["name"]
+    self.game = d["game"]
+    self.direction = d.get("direction")
+    sensors = d["sensors"]
+    leds = d["leds"]
+    power = d.get("power", {})
+    self.sensor_kind = sensors["kind"]
+    self.channel_count = sensors["channels"]
+    self.bank_size = sensors.get("bank_size", self.channel_count)
+    self.led_count = leds["count"]
+    self.ma_per_channel = leds["ma_per_channel"]
+    self.idle_ma = leds.get("idle_ma", 0)
+    self.supply_ma = power.get("supply_ma", 500)
+    self.reserved_ma = power.get("reserved_ma", 0)
+
+    n = checker.cell_total
+    self.cell_count = n
+    self.place_count = len(checker.specs)
+    # Cell ids kept as one UTF-8 bytes and end offsets (a tuple of n strings would cost ~50 bytes each on
+    # the heap); cell_ids / cell_id(i) give them back. Place names are made on demand (place_names).
+    ids = checker.ids
+    self._id_bytes = bytes(ids.buf[: ids.spans[2 * n - 1]])
+    ends = array("H", bytes(2 * n))
+    for i in range(n):
+        ends[i] = ids.spans[2 * i + 1]
+    self._id_end = ends
+    self.channel_of_cell = array("H", checker.channel)
+    self.led_of_cell = array("H", checker.led[:n])
+    self.role_of_cell = array("B", checker.role)
+    self.colour_of_cell = array("B", checker.colour)
+    self.cell_x = array("h", [int(checker.x[i] + 0.5) for i in range(n)])
+    self.cell_y = array("h", [int(checker.y[i] + 0.5) for i in range(n)])
+    self.cell_r = array("h", [int(checker.r[i] + 0.5) for i in range(n)])
+    self.place_of_cell = array("H", checker.place)
+    # cells grouped by place: those of place p are _by_place[_place_start[p]:_place_start[p + 1]]
+    start = array("H", bytes(2 * (self.place_count + 1)))
+    for i in range(n):
+        start[checker.place[i] + 1] += 1
+    for p in range(self.place_count):
+        start[p + 1] += start[p]
+    fill = array("H", start)
+    by_place = array("H", bytes(2 * n))
+    for i in range(n):
+        pid = checker.place[i]
+        by_place[fill[pid]] = i
+        fill[pid] += 1
+    self._place_start = start
+    self._by_place = by_place
+    self.cell_of_channel = array("H", [NO_CELL] * self.channel_count)
+    for i in range(n):
+        self.cell_of_channel[self.channel_of_cell[i]] = i
+
+    groups = {"turn": {}, "die-pip": {}, "die-waiting": {}}
+    for k in range(len(checker.ind_role)):
+        groups[checker.ind_role[k]][checker.ind_index[k]] = checker.led[n + k]
+    self.turn_leds = _ordered(groups["turn"])
+    self.die_pip_leds = _ordered(groups["die-pip"])
+    self.waiting_leds = _ordered(groups["die-waiting"])
+
+
+def _ordered(by_index):
+    return array("H", [by_index[k] for k in sorted(by_index)])

@@ -9,12 +9,15 @@ The file format is documented in docs/boards.md. The API the rest of the firmwar
     board.name, board.game ("checkers", "ludo52", "ludo40", "ludo56"), board.direction (None for checkers)
     board.sensor_kind ("digital"/"analog"), board.channel_count, board.bank_size
     board.led_count, board.ma_per_channel, board.idle_ma, board.supply_ma, board.reserved_ma
-    board.cell_count, board.cell_ids                   tuple of cell ids in file order (= cell index)
+    board.cell_count, board.cell_ids                   tuple of cell ids in file order (= cell index), made
+                                                       on demand; board.cell_id(i) gives one
+    board.place_count                                  number of places
     board.channel_of_cell, board.led_of_cell           array('H') by cell index
     board.cell_of_channel                              array('H') by channel, NO_CELL where nothing is wired
     board.role_of_cell, board.colour_of_cell           array('B'): index into ROLES / COLOURS, NO_COLOUR
     board.cell_x, board.cell_y, board.cell_r           array('h'), whole millimetres (for nearest pairing)
-    board.place_names                                  tuple, the game's canonical order (place_names_for)
+    board.place_names                                  tuple, the game's canonical order (place_names_for),
+                                                       made on demand
     board.place_of_cell                                array('H'): cell index -> board place id
     board.cells_of_place(place_id)                     tuple of cell indices (4 for a zone, else 1)
     board.place_id(name)                               board place id, BoardDefinitionError if unknown
@@ -27,10 +30,10 @@ The file format is documented in docs/boards.md. The API the rest of the firmwar
     validate(d)                                        the list of faults of a parsed definition
     place_names_for(game), start_square(game, seat)    the places a game's board must have; t{s*L/4}
 
-The checks themselves live in ludus.boardcheck, imported only while a definition is being read.
+Reading and checking a definition and building the tables live in ludus.boardcheck, imported only while
+a definition is being read and dropped again on MicroPython (only the tables stay in RAM).
 """
 
-import json
 from array import array
 
 from ludus.errors import BoardDefinitionError
@@ -71,21 +74,70 @@ LUDO_SHAPES = {"ludo52": (52, 5, True), "ludo40": (40, 4, False), "ludo56": (56,
 DIE_FACES = (0, 0x08, 0x41, 0x49, 0x63, 0x6B, 0x77)
 
 
+def place_count(game):
+    """How many places a board for `game` has."""
+    if game == "checkers":
+        return CHECKERS_HOLES
+    track, column, home = LUDO_SHAPES[game]
+    return track + len(COLOURS) * (column + 1 + (1 if home else 0))
+
+
+def place_spec(game, pid):
+    """(name, role, colour index or -1, cell count) of board place id `pid` (canonical order), worked
+    out rather than looked up, so no table of every place has to be held."""
+    if game == "checkers":
+        return "h%d" % pid, ROLE_HOLE, -1, 1
+    track, column, home = LUDO_SHAPES[game]
+    if pid < track:
+        return "t%d" % pid, ROLE_TRACK, -1, 1
+    per = column + 1 + (1 if home else 0)
+    s, k = divmod(pid - track, per)
+    colour = COLOURS[s]
+    if k < column:
+        return "%s.c%d" % (colour, k), ROLE_COLUMN, s, 1
+    if k == column:
+        return colour + ".base", ROLE_BASE, s, ZONE_SLOTS
+    return colour + ".home", ROLE_HOME, s, ZONE_SLOTS
+
+
+def _number_after(name, prefix, limit):
+    # the n of prefix + str(n) written canonically (no sign or leading zero), if below limit; else None
+    digits = name[len(prefix) :]
+    if not name.startswith(prefix) or not digits or not digits.isdigit():
+        return None
+    if len(digits) > 1 and digits[0] == "0":
+        return None
+    v = int(digits)
+    return v if v < limit else None
+
+
+def place_lookup(game, name):
+    """The board place id of a place name for `game`, or None; the inverse of place_spec."""
+    if game == "checkers":
+        return _number_after(name, "h", CHECKERS_HOLES)
+    track, column, home = LUDO_SHAPES[game]
+    if name.startswith("t"):
+        return _number_after(name, "t", track)
+    dot = name.find(".")
+    if dot < 0 or name[:dot] not in COLOURS:
+        return None
+    s = COLOURS.index(name[:dot])
+    rest = name[dot + 1 :]
+    k = _number_after(rest, "c", column)
+    if k is None:
+        if rest == "base":
+            k = column
+        elif rest == "home" and home:
+            k = column + 1
+        else:
+            return None
+    return track + s * (column + 1 + (1 if home else 0)) + k
+
+
 def place_specs(game):
     """The places a board for `game` must have: a list of (name, role, colour index or -1, cell count)
     in canonical order (board place ids follow it)."""
-    if game == "checkers":
-        return [("h%d" % h, ROLE_HOLE, -1, 1) for h in range(CHECKERS_HOLES)]
-    track, column, home = LUDO_SHAPES[game]
-    specs = [("t%d" % t, ROLE_TRACK, -1, 1) for t in range(track)]
-    for s in range(len(COLOURS)):
-        colour = COLOURS[s]
-        for k in range(column):
-            specs.append(("%s.c%d" % (colour, k), ROLE_COLUMN, s, 1))
-        specs.append((colour + ".base", ROLE_BASE, s, ZONE_SLOTS))
-        if home:
-            specs.append((colour + ".home", ROLE_HOME, s, ZONE_SLOTS))
-    return specs
+    return [place_spec(game, pid) for pid in range(place_count(game))]
 
 
 def place_names_for(game):
@@ -112,153 +164,104 @@ def validate(d):
 
 
 class BoardDefinition:
-    """A checked board definition with the lookup tables the referee, sensing and light scene use."""
+    """A checked board definition with the lookup tables the referee, sensing and light scene use.
+    ludus.boardcheck builds one (its _build sets every attribute below)."""
+
+    name: str
+    game: str
+    cell_count: int
+    place_count: int
+    _id_bytes: bytes
+    _id_end: array
+    _place_start: array
+    _by_place: array
+    place_of_cell: array
 
     @classmethod
     def load(cls, path):
         """Read and check a board definition file. A file laid out one cell per line (as the generator
         writes it) is read line by line, so the whole document is never in memory at once."""
-        from ludus.boardcheck import check_dict, stream
+        from ludus.boardcheck import load
 
-        try:
-            f = open(path)
-        except OSError as exc:
-            raise BoardDefinitionError("cannot read board definition %s: %s" % (path, exc)) from None
-        try:
-            checker = stream(f)
-            if checker is None:
-                f.seek(0)
-                try:
-                    d = json.load(f)
-                except ValueError as exc:
-                    raise BoardDefinitionError("%s is not valid JSON: %s" % (path, exc)) from None
-                checker = check_dict(d)
-                checker.header = d
-        finally:
-            f.close()
-        return cls._from_checker(checker, path)
+        return _loaded(load(cls, path))
 
     @classmethod
     def from_json(cls, text, source="board definition"):
         """Parse and check a board definition from JSON text."""
-        try:
-            d = json.loads(text)
-        except ValueError as exc:
-            raise BoardDefinitionError("%s is not valid JSON: %s" % (source, exc)) from None
-        return cls.from_dict(d, source)
+        from ludus.boardcheck import from_json
+
+        return _loaded(from_json(cls, text, source))
 
     @classmethod
     def from_dict(cls, d, source="board definition"):
         """Check a parsed definition; raise BoardDefinitionError listing every fault, one per line."""
-        from ludus.boardcheck import check_dict
+        from ludus.boardcheck import from_dict
 
-        checker = check_dict(d)
-        checker.header = d
-        return cls._from_checker(checker, source)
+        return _loaded(from_dict(cls, d, source))
 
-    @classmethod
-    def _from_checker(cls, checker, source):
-        if checker.faults:
-            from ludus.boardcheck import fail
+    @property
+    def place_names(self):
+        """The board's place names in canonical order (place_names_for(game)); made on each call."""
+        return place_names_for(self.game)
 
-            fail(source, checker.faults)
-        board = cls()
-        board._build(checker)
-        _forget_checks()
-        return board
+    @property
+    def cell_ids(self):
+        """The cell ids in file order (a tuple made on each call: host tools, messages)."""
+        return tuple([self.cell_id(i) for i in range(self.cell_count)])
 
-    def _build(self, checker):
-        d = checker.header
-        self.name = d["name"]
-        self.game = d["game"]
-        self.direction = d.get("direction")
-        sensors = d["sensors"]
-        leds = d["leds"]
-        power = d.get("power", {})
-        self.sensor_kind = sensors["kind"]
-        self.channel_count = sensors["channels"]
-        self.bank_size = sensors.get("bank_size", self.channel_count)
-        self.led_count = leds["count"]
-        self.ma_per_channel = leds["ma_per_channel"]
-        self.idle_ma = leds.get("idle_ma", 0)
-        self.supply_ma = power.get("supply_ma", 500)
-        self.reserved_ma = power.get("reserved_ma", 0)
-
-        specs = checker.specs
-        names = [s[0] for s in specs]
-        for i in range(checker.cell_total):
-            if checker.labels[i] == names[checker.place[i]]:
-                names[checker.place[i]] = checker.labels[i]  # share the cell id's string
-        self.place_names = tuple(names)
-
-        n = checker.cell_total
-        self.cell_count = n
-        self.cell_ids = tuple(checker.labels[:n])
-        self.channel_of_cell = array("H", checker.channel)
-        self.led_of_cell = array("H", checker.led[:n])
-        self.role_of_cell = array("B", checker.role)
-        self.colour_of_cell = array("B", checker.colour)
-        self.cell_x = array("h", [int(checker.x[i] + 0.5) for i in range(n)])
-        self.cell_y = array("h", [int(checker.y[i] + 0.5) for i in range(n)])
-        self.cell_r = array("h", [int(checker.r[i] + 0.5) for i in range(n)])
-        self.place_of_cell = array("H", checker.place)
-        members = [()] * len(specs)
-        for i in range(n):
-            pid = checker.place[i]
-            members[pid] = members[pid] + (i,)
-        self._cells_of_place = tuple(members)
-        self.cell_of_channel = array("H", [NO_CELL] * self.channel_count)
-        for i in range(n):
-            self.cell_of_channel[self.channel_of_cell[i]] = i
-
-        groups = {"turn": {}, "die-pip": {}, "die-waiting": {}}
-        for k in range(len(checker.ind_role)):
-            groups[checker.ind_role[k]][checker.ind_index[k]] = checker.led[n + k]
-        self.turn_leds = _ordered(groups["turn"])
-        self.die_pip_leds = _ordered(groups["die-pip"])
-        self.waiting_leds = _ordered(groups["die-waiting"])
+    def cell_id(self, cell):
+        """The id of one cell, as in the definition file."""
+        return str(self._id_bytes[self._id_end[cell - 1] if cell else 0 : self._id_end[cell]], "utf-8")
 
     def cells_of_place(self, place_id):
-        """The cell indices of a place: one for a square or hole, all slots for a zone."""
-        return self._cells_of_place[place_id]
+        """The cell indices of a place (a tuple): one for a square or hole, all slots for a zone."""
+        a = self._place_start[place_id]
+        b = self._place_start[place_id + 1]
+        if b == a + 1:
+            return (self._by_place[a],)
+        return tuple(self._by_place[a:b])
 
     def place_id(self, name):
         """The board place id of a place name."""
-        try:
-            return self.place_names.index(name)
-        except ValueError:
-            raise BoardDefinitionError(
-                "board %s (%s) has no place %r" % (self.name, self.game, name)
-            ) from None
+        pid = place_lookup(self.game, name) if isinstance(name, str) else None
+        if pid is None:
+            raise BoardDefinitionError("board %s (%s) has no place %r" % (self.name, self.game, name))
+        return pid
 
     def bind(self, game_place_names):
         """Map a game's place ids to this board's place ids (array('H'), indexed by game place id).
 
         The two sets of names must be equal: a game place the board lacks, or a board place the game
         does not know (say a 52-square board for a 40-square game), is a fault, each named."""
+        # by place_lookup, with a byte per board place: no table of names (a load-time heap peak)
         faults = []
-        seen = {}
-        index = {}
-        for i in range(len(self.place_names)):
-            index[self.place_names[i]] = i
-        for name in game_place_names:
-            if name in seen:
+        seen = bytearray(self.place_count)
+        unknown = []
+        out = array("H", bytes(2 * len(game_place_names)))
+        for g in range(len(game_place_names)):
+            name = game_place_names[g]
+            pid = place_lookup(self.game, name) if isinstance(name, str) else None
+            if seen[pid] if pid is not None else name in unknown:
                 faults.append("game place %s appears twice" % name)
-            seen[name] = True
-            if name not in index:
+            if pid is None:
+                unknown.append(name)
                 faults.append("board %s (%s) lacks game place %s" % (self.name, self.game, name))
-        for name in self.place_names:
-            if name not in seen:
+            else:
+                seen[pid] = 1
+                out[g] = pid
+        for pid in range(self.place_count):
+            if not seen[pid]:
                 faults.append(
-                    "board %s (%s) has place %s, which the game lacks" % (self.name, self.game, name)
+                    "board %s (%s) has place %s, which the game lacks"
+                    % (self.name, self.game, place_spec(self.game, pid)[0])
                 )
         if faults:
             raise BoardDefinitionError("\n".join(faults))
-        return array("H", [index[name] for name in game_place_names])
+        return out
 
     def game_place_of_cell(self, binding):
         """From bind()'s result: each cell's game place id, for count_places in the game's order."""
-        board_to_game = array("H", [0] * len(self.place_names))
+        board_to_game = array("H", bytes(2 * self.place_count))
         for g in range(len(binding)):
             board_to_game[binding[g]] = g
         return array("H", [board_to_game[p] for p in self.place_of_cell])
@@ -275,9 +278,14 @@ class BoardDefinition:
             out[place_of_cell[i]] += cell_counts[i]
 
 
+def _loaded(board):
+    _forget_checks()
+    return board
+
+
 def _forget_checks():
-    # The checks are needed only while a definition is read: on the board their module would keep
-    # about 16K of RAM for the whole game, so it is dropped (a later load imports it again).
+    # The reader and checks are needed only while a definition is read: on the board their module would
+    # keep about 18K of RAM for the whole game, so it is dropped (a later load imports it again).
     import sys
 
     if sys.implementation.name == "micropython":
@@ -286,7 +294,3 @@ def _forget_checks():
 
         if hasattr(ludus, "boardcheck"):
             delattr(ludus, "boardcheck")
-
-
-def _ordered(by_index):
-    return array("H", [by_index[k] for k in sorted(by_index)])

@@ -1,7 +1,7 @@
 """The one table of what the board's lights mean: a colour, a blink pattern and a priority per meaning,
 chosen so that no two meanings shown together differ only in hue (usable by colour-blind players).
 
-A *meaning* is a small int (``DESTINATION``, ``MISSING``...). Its row in ``MEANINGS`` gives:
+A *meaning* is a small int (``DESTINATION``, ``MISSING``...). Its entries in the ``MEANING_*`` tables give:
 
 - ``colour``: a colour id (``WHITE``, ``RED``...) or ``PLAYER_COLOUR`` when the caller supplies the colour
   of a player (``ludo_colour(seat)``, ``checkers_colour(point)``);
@@ -10,11 +10,14 @@ A *meaning* is a small int (``DESTINATION``, ``MISSING``...). Its row in ``MEANI
 - ``domains``: where it can appear (``ON_CELL`` beside a hole or square, ``ON_DIE`` on the die display);
 - ``phases``: when the referee uses it (``SETUP``, ``PLAY``, ``OVER``).
 
+The names of meanings, patterns and colours and what each meaning tells the player are host-side only
+(``ludus_host.lights``, which also writes the docs table): the board never shows text.
+
 Patterns group meanings by what the player must do: SOLID "you may go here", SLOW_BLINK "put a piece
 here", FAST_BLINK "take this piece away", DOUBLE_FLASH "look here / press the button", RELAY_FROM then
 RELAY_TO "move the piece from here to there", PULSE "whose turn", WINK "finished". Inside a group
 meanings differ in luminance (bright white against dark red or blue), never in hue alone. docs/lights.md
-holds the same table; tests/firmware/test_scene.py checks that they agree.
+holds the same table; tests/host/test_lights.py checks that they agree.
 """
 
 try:
@@ -36,28 +39,6 @@ WINK = const(5)  # on, dark for 200 ms every 1.2 s
 RELAY_FROM = const(6)  # lit in the first half of a 1.2 s cycle...
 RELAY_TO = const(7)  # ...and this one in the second half: the light hops from -> to
 PATTERN_COUNT = const(8)
-
-PATTERN_NAMES = (
-    "solid",
-    "slow blink",
-    "fast blink",
-    "double flash",
-    "pulse",
-    "wink",
-    "relay from",
-    "relay to",
-)
-
-PATTERN_DESCRIPTIONS = (
-    "steady",
-    "1 s cycle: 500 ms on, 500 ms off",
-    "400 ms cycle: 200 ms on, 200 ms off",
-    "1.2 s cycle: on 0-120 ms and 240-360 ms, otherwise off",
-    "2 s cycle: brightness rises from 1/10 to full and back (triangle)",
-    "1.2 s cycle: on for 1000 ms, off for 200 ms",
-    "1.2 s cycle: on 0-500 ms (the 'from' end of a pair)",
-    "1.2 s cycle: on 600-1100 ms (the 'to' end of a pair)",
-)
 
 # Cycle length of each pattern in ms (SOLID has none): a test samples every phase from these.
 PATTERN_PERIOD_MS = (0, 1000, 400, 1200, 2000, 1200, 1200, 1200)
@@ -98,8 +79,6 @@ YELLOW = const(4)
 BLUE = const(5)
 PURPLE = const(6)
 COLOUR_COUNT = const(7)
-
-COLOUR_NAMES = ("player", "white", "red", "green", "yellow", "blue", "purple")
 
 # Bytes r, g, b per colour id. Blue and purple carry some green so they stay visible next to white;
 # yellow is a warm yellow so it does not read as white.
@@ -167,64 +146,40 @@ DIE_PIP = const(16)
 WAITING_ROLL = const(17)
 MEANING_COUNT = const(18)
 
-_ALL = SETUP | PLAY | OVER
+_ALL = const(SETUP | PLAY | OVER)
 
-# name, colour, pattern, priority, domains, phases, what it tells the player
-MEANINGS = (
-    ("none", PLAYER_COLOUR, SOLID, 0, ON_CELL | ON_DIE, _ALL, "nothing to show: dark"),
-    ("player", PLAYER_COLOUR, SOLID, 10, ON_CELL | ON_DIE, SETUP,
-     "this colour takes part (its base or point is filled)"),
-    ("turn", PLAYER_COLOUR, PULSE, 15, ON_CELL | ON_DIE, PLAY, "this colour is to move (or roll)"),
-    ("finished", PLAYER_COLOUR, WINK, 20, ON_CELL, PLAY | OVER, "this colour has finished"),
-    ("winner", PLAYER_COLOUR, PULSE, 25, ON_CELL | ON_DIE, OVER, "this colour won"),
-    ("destination", WHITE, SOLID, 40, ON_CELL, PLAY, "the lifted piece may be put here"),
-    ("jump path", BLUE, SOLID, 35, ON_CELL, PLAY,
-     "a hole the jumping piece passes through (may touch down)"),
-    ("capture victim", RED, DOUBLE_FLASH, 80, ON_CELL, PLAY,
-     "this piece is captured: take it off"),
-    ("capture base", RED, SLOW_BLINK, 50, ON_CELL, PLAY, "put the captured piece here (its base)"),
-    ("missing", WHITE, SLOW_BLINK, 60, ON_CELL, _ALL, "a piece should be here but is not sensed"),
-    ("unexpected", WHITE, FAST_BLINK, 75, ON_CELL, _ALL,
-     "a piece is sensed here but should not be: take it away"),
-    ("move from", YELLOW, RELAY_FROM, 70, ON_CELL, _ALL,
-     "take the piece from here... (paired with 'move to')"),
-    ("move to", YELLOW, RELAY_TO, 55, ON_CELL, _ALL, "...and put it here"),
-    ("illegal", RED, FAST_BLINK, 90, ON_CELL, PLAY, "this placement is not allowed: take it back"),
-    ("way back", BLUE, RELAY_TO, 45, ON_CELL, PLAY, "where the wrongly placed piece goes back to"),
-    ("confirm", WHITE, DOUBLE_FLASH, 65, ON_CELL | ON_DIE, PLAY,
-     "the board's reading of an ambiguous move: press the button to confirm"),
-    ("die pip", WHITE, SOLID, 30, ON_DIE, PLAY, "the die result"),
-    ("waiting roll", WHITE, WINK, 30, ON_DIE, PLAY,
-     "several rolls wait to be used: the die shows each in turn, a dark gap between them"),
-)  # fmt: skip
+# colour, pattern, priority, domains, phases of each meaning; names and what each tells the player are in
+# ludus_host.lights (host side: docs/lights.md and the simulator's output).
+_ROWS = (
+    (PLAYER_COLOUR, SOLID, 0, ON_CELL | ON_DIE, _ALL),  # none
+    (PLAYER_COLOUR, SOLID, 10, ON_CELL | ON_DIE, SETUP),  # player
+    (PLAYER_COLOUR, PULSE, 15, ON_CELL | ON_DIE, PLAY),  # turn
+    (PLAYER_COLOUR, WINK, 20, ON_CELL, PLAY | OVER),  # finished
+    (PLAYER_COLOUR, PULSE, 25, ON_CELL | ON_DIE, OVER),  # winner
+    (WHITE, SOLID, 40, ON_CELL, PLAY),  # destination
+    (BLUE, SOLID, 35, ON_CELL, PLAY),  # jump path
+    (RED, DOUBLE_FLASH, 80, ON_CELL, PLAY),  # capture victim
+    (RED, SLOW_BLINK, 50, ON_CELL, PLAY),  # capture base
+    (WHITE, SLOW_BLINK, 60, ON_CELL, _ALL),  # missing
+    (WHITE, FAST_BLINK, 75, ON_CELL, _ALL),  # unexpected
+    (YELLOW, RELAY_FROM, 70, ON_CELL, _ALL),  # move from
+    (YELLOW, RELAY_TO, 55, ON_CELL, _ALL),  # move to
+    (RED, FAST_BLINK, 90, ON_CELL, PLAY),  # illegal
+    (BLUE, RELAY_TO, 45, ON_CELL, PLAY),  # way back
+    (WHITE, DOUBLE_FLASH, 65, ON_CELL | ON_DIE, PLAY),  # confirm
+    (WHITE, SOLID, 30, ON_DIE, PLAY),  # die pip
+    (WHITE, WINK, 30, ON_DIE, PLAY),  # waiting roll
+)
 
-# Flat copies for the renderer's inner loop.
-MEANING_COLOUR = bytes(row[1] for row in MEANINGS)
-MEANING_PATTERN = bytes(row[2] for row in MEANINGS)
-MEANING_PRIORITY = bytes(row[3] for row in MEANINGS)
-
-
-def meaning_name(meaning):
-    """The name of a meaning, as in docs/lights.md."""
-    return MEANINGS[meaning][0]
+# One bytes per column, indexed by meaning (the renderer's inner loop reads these).
+MEANING_COLOUR = bytes(row[0] for row in _ROWS)
+MEANING_PATTERN = bytes(row[1] for row in _ROWS)
+MEANING_PRIORITY = bytes(row[2] for row in _ROWS)
+MEANING_DOMAINS = bytes(row[3] for row in _ROWS)
+MEANING_PHASES = bytes(row[4] for row in _ROWS)
+del _ROWS
 
 
 def is_player_coloured(meaning):
     """True when the meaning takes its colour from a player."""
-    return MEANINGS[meaning][1] == PLAYER_COLOUR
-
-
-def markdown_table():
-    """The meaning table as Markdown, as it appears in docs/lights.md."""
-    lines = [
-        "| meaning | colour | pattern | priority | where | when | tells the player |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for name, colour, pattern, priority, domains, phases, text in MEANINGS[1:]:
-        where = "/".join(w for w, bit in (("cell", ON_CELL), ("die", ON_DIE)) if domains & bit)
-        when = "/".join(w for w, bit in (("setup", SETUP), ("play", PLAY), ("over", OVER)) if phases & bit)
-        lines.append(
-            "| %s | %s | %s | %d | %s | %s | %s |"
-            % (name, COLOUR_NAMES[colour], PATTERN_NAMES[pattern], priority, where, when, text)
-        )
-    return "\n".join(lines)
+    return MEANING_COLOUR[meaning] == PLAYER_COLOUR

@@ -1,61 +1,28 @@
 """Game records: the start, options, dice commitment (and later the seed) and every action of a game,
 saved as JSON, so the game can be rebuilt exactly and its rolls checked against the revealed seed."""
 
-import json
-
 from ludus.dice import Dice, commitment, seed_from_hex
 from ludus.errors import IllegalMoveError, LudusError, NotationError
 
 FORMAT = "ludus-record/1"
 ROLL = "roll"
-_HEX = "0123456789abcdef"
-# every field a record may carry, in the order to_json writes them
-_FIELDS = ("format", "start", "options", "seed_sha256", "seed", "actions", "result")
 
 
-def _quote(text):
-    # A JSON string, escaped the same way on both runtimes (their json.dumps differ on non-ASCII):
-    # only quote, backslash and control characters are escaped; the rest is written as UTF-8.
-    for ch in text:
-        if ch < " " or ch == '"' or ch == "\\" or ch == "\x7f":
-            break
-    else:
-        return '"' + text + '"'  # the usual case: nothing to escape
-    out = ['"']
-    for ch in text:
-        c = ord(ch)
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif c < 0x20 or c == 0x7F:
-            out.append("\\u%04x" % c)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+def _codec():
+    # The JSON writing, reading and checking (ludus.record_json), imported when needed: a referee uses
+    # it only to save or restore its state and at game end. On MicroPython the module is dropped again
+    # after the call, so its code does not stay on the heap for the rest of the game.
+    import sys
 
+    import ludus.record_json as codec
 
-def _value(v):
-    if v is None or v is True or v is False:
-        return json.dumps(v)
-    if isinstance(v, str):
-        return _quote(v)
-    if isinstance(v, (int, float)):
-        return json.dumps(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join([_value(x) for x in v]) + "]"
-    if isinstance(v, dict):
-        keys = sorted(v)
-        return "{" + ", ".join([_quote(k) + ": " + _value(v[k]) for k in keys]) + "}"
-    raise NotationError("cannot write %r in a record" % (v,))
+    if sys.implementation.name == "micropython":
+        sys.modules.pop("ludus.record_json", None)
+        import ludus
 
-
-def _is_hex64(text):
-    if not isinstance(text, str) or len(text) != 64:
-        return False
-    for ch in text:
-        if ch not in _HEX:
-            return False
-    return True
+        if hasattr(ludus, "record_json"):
+            delattr(ludus, "record_json")
+    return codec
 
 
 def _is_roll(action):
@@ -204,93 +171,18 @@ class GameRecord:
     def write_json(self, stream):
         """Write the record as JSON to stream (anything with write(text)) piece by piece, so a long
         record can go to a file on the Pico without one big string in RAM."""
-        self._emit(stream.write)
+        _codec().emit(self, stream.write)
 
     def to_json(self):
         """The record as JSON text, byte-identical on MicroPython and CPython."""
         pieces = []
-        self._emit(pieces.append)
+        _codec().emit(self, pieces.append)
         return "".join(pieces)
-
-    def _emit(self, w):
-        w('{\n  "format": ' + _quote(FORMAT))
-        w(',\n  "start": ' + _quote(self.start))
-        w(',\n  "options": ' + _value(self.options))
-        w(',\n  "seed_sha256": ' + _quote(self.seed_sha256))
-        if self.seed is not None:
-            w(',\n  "seed": ' + _quote(self.seed))
-        if self.actions:
-            w(',\n  "actions": [')
-            sep = "\n    "
-            for action in self.actions:
-                w(sep)
-                w(_quote(action))
-                sep = ",\n    "
-            w("\n  ]")
-        else:
-            w(',\n  "actions": []')
-        if self.result is not None:
-            w(',\n  "result": ' + _value(self.result))
-        w("\n}\n")
 
     @classmethod
     def from_json(cls, text):
         """Load a record; NotationError naming the field for anything malformed."""
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise NotationError("record is not valid JSON: %s" % (exc,)) from None
-        except RuntimeError:  # RecursionError on CPython, RuntimeError on MicroPython
-            raise NotationError("record is not valid JSON: nested too deeply") from None
-        if not isinstance(data, dict):
-            raise NotationError("record must be a JSON object, got %s" % type(data).__name__)
-        if "format" not in data:
-            raise NotationError("record field 'format' is missing (expected %r)" % FORMAT)
-        if data["format"] != FORMAT:
-            raise NotationError(
-                "record field 'format': unknown format %r, expected %r" % (data["format"], FORMAT)
-            )
-        for name in data:
-            if name not in _FIELDS:
-                raise NotationError("record field %r is unknown" % (name,))
-        for name in ("start", "options", "seed_sha256", "actions"):
-            if name not in data:
-                raise NotationError("record field %r is missing" % name)
-        start = data["start"]
-        if not isinstance(start, str) or not start.strip():
-            raise NotationError("record field 'start' must be a non-empty string, got %r" % (start,))
-        if not isinstance(data["options"], dict):
-            raise NotationError("record field 'options' must be an object, got %r" % (data["options"],))
-        if not _is_hex64(data["seed_sha256"]):
-            raise NotationError(
-                "record field 'seed_sha256' must be 64 lower-case hex digits, got %r" % (data["seed_sha256"],)
-            )
-        seed = data.get("seed")
-        if seed is not None and not _is_hex64(seed):
-            raise NotationError("record field 'seed' must be 64 lower-case hex digits, got %r" % (seed,))
-        actions = data["actions"]
-        if not isinstance(actions, list):
-            raise NotationError("record field 'actions' must be a list, got %r" % (actions,))
-        for i, action in enumerate(actions):
-            if not isinstance(action, str) or not action.strip():
-                raise NotationError(
-                    "record field 'actions'[%d] must be a non-empty string, got %r" % (i, action)
-                )
-            try:
-                roll_values(action)
-            except NotationError as exc:
-                raise NotationError("record field 'actions'[%d]: %s" % (i, exc)) from None
-        result = data.get("result")
-        if result is not None:
-            ok = isinstance(result, list)
-            for seat in result if ok else ():
-                if not isinstance(seat, int) or isinstance(seat, bool):
-                    ok = False
-            if not ok:
-                raise NotationError(
-                    "record field 'result' must be a list of seat numbers, got %r" % (result,)
-                )
-        return cls(start, data["options"], data["seed_sha256"], seed, actions, result)
+        return cls(*_codec().parse(text))
 
     def _new_game(self, position):
         game = (position or _default_position)(self.start)
@@ -320,47 +212,4 @@ class GameRecord:
         """Every way the record disagrees with its seed and the rules, as a list of messages (empty when
         all is consistent): an unrevealed seed, a seed that does not match the commitment, each roll the
         seed does not give, the first action the rules reject, a result the replay does not reach."""
-        problems = []
-        dice = None
-        if self.seed is None:
-            problems.append(
-                "seed not revealed: the rolls cannot be checked (commitment %s)" % self.seed_sha256
-            )
-        else:
-            dice = Dice(seed_from_hex(self.seed))
-            if dice.commitment() != self.seed_sha256:
-                problems.append(
-                    "seed does not match commitment: sha256(seed) is %s, recorded seed_sha256 is %s"
-                    % (dice.commitment(), self.seed_sha256)
-                )
-        try:
-            game = self._new_game(position)
-        except LudusError as exc:
-            problems.append("start %r: %s" % (self.start, exc))
-            return problems
-        if hasattr(game, "max_undo"):
-            game.max_undo = 0  # verifying never takes back: keep no history (matters on the Pico)
-        roll_number = 0
-        for i, action in enumerate(self.actions):
-            values = roll_values(action)
-            if values is not None:
-                roll_number += 1
-                if dice is not None:
-                    expected = tuple([dice.roll() for _ in values])
-                    if expected != values:
-                        problems.append(
-                            "action #%d (roll #%d): recorded %r but the seed gives %r"
-                            % (i, roll_number, action, roll_text(expected))
-                        )
-            if game is None:
-                continue  # keep checking rolls after the replay has stopped
-            try:
-                _apply(game, action)
-            except LudusError as exc:
-                problems.append("action #%d %r is illegal: %s (replay stopped)" % (i, action, exc))
-                game = None
-        if game is not None and self.result is not None:
-            got = list(game.placements())
-            if got != list(self.result):
-                problems.append("result: recorded %r but the replay gives %r" % (self.result, got))
-        return problems
+        return _codec().verify(self, position)

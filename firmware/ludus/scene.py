@@ -241,13 +241,9 @@ class LightScene:
         fixed = palette.MEANING_COLOUR[meaning]
         if fixed == palette.PLAYER_COLOUR:
             if not 0 < colour < palette.COLOUR_COUNT:
-                raise ConfigError(
-                    "meaning %r needs a player's colour id, not %r" % (palette.meaning_name(meaning), colour)
-                )
+                raise ConfigError("meaning %d needs a player's colour id, not %r" % (meaning, colour))
         elif colour and colour != fixed:
-            raise ConfigError(
-                "meaning %r has its own colour; do not pass %r" % (palette.meaning_name(meaning), colour)
-            )
+            raise ConfigError("meaning %d has its own colour; do not pass %r" % (meaning, colour))
         else:
             colour = fixed
         key = meaning * _COLOURS + (colour if fixed == palette.PLAYER_COLOUR else 0)
@@ -405,79 +401,22 @@ _copy16 = _copy16_py
 _copy = _copy_py
 _scale = _scale_py
 
-_VIPER_SOURCE = """
-@micropython.viper
-def _levels(level: ptr8, now_ms: int, bright: int):
-    # palette.pattern_level for all eight patterns at once (the test compares the two)
-    on = 255 * bright >> 8
-    level[0] = on
-    level[1] = on if now_ms % 1000 < 500 else 0
-    level[2] = on if now_ms % 400 < 200 else 0
-    p = now_ms % 1200
-    level[3] = on if p < 120 or (240 <= p and p < 360) else 0
-    q = now_ms % 2000
-    if q >= 1000:
-        q = 2000 - q
-    level[4] = (26 + q * 229 // 1000) * bright >> 8
-    level[5] = on if p < 1000 else 0
-    level[6] = on if p < 500 else 0
-    level[7] = on if 600 <= p and p < 1100 else 0
-
-
-@micropython.viper
-def _paint(grb: ptr8, spec: ptr8, level: ptr8, n: int):
-    for k in range(n):
-        j = 4 * k
-        lv = level[spec[j + 3]] + 1
-        m = 3 * k
-        grb[m] = (spec[j + 1] * lv) >> 8
-        grb[m + 1] = (spec[j] * lv) >> 8
-        grb[m + 2] = (spec[j + 2] * lv) >> 8
-
-
-@micropython.viper
-def _total(grb: ptr8, uses: ptr16, n: int) -> int:
-    total = 0
-    for k in range(n):
-        j = 3 * k
-        total += uses[k] * (grb[j] + grb[j + 1] + grb[j + 2])
-    return total
-
-
-@micropython.viper
-def _copy16(dst: ptr16, src: ptr16, n: int):
-    for i in range(n):
-        dst[i] = src[i]
-
-
-@micropython.viper
-def _copy(out: ptr8, grb: ptr8, inks: ptr8, n: int):
-    j = 0
-    for i in range(n):
-        k = 3 * inks[i]
-        out[j] = grb[k]
-        out[j + 1] = grb[k + 1]
-        out[j + 2] = grb[k + 2]
-        j += 3
-
-
-@micropython.viper
-def _scale(grb: ptr8, n: int, factor: int):
-    for j in range(n):
-        grb[j] = (grb[j] * factor) >> 16
-"""
-
+# On MicroPython the same loops as native code (viper), compiled at import from ludus.scene_native's
+# source, which is then dropped (its text would otherwise stay on the heap).
 try:
-    import micropython
+    import sys
 
-    _namespace: dict = {"micropython": micropython}
-    exec(_VIPER_SOURCE, _namespace)
-    _levels = _namespace["_levels"]
-    _paint = _namespace["_paint"]
-    _total = _namespace["_total"]
-    _copy16 = _namespace["_copy16"]
-    _copy = _namespace["_copy"]
-    _scale = _namespace["_scale"]
-    del _namespace
-except Exception:  # CPython, or a MicroPython build without the native emitters
+    if sys.implementation.name == "micropython":
+        try:
+            from ludus.scene_native import compile_kernels
+
+            _levels, _paint, _total, _copy16, _copy, _scale = compile_kernels()
+            del compile_kernels
+        finally:
+            sys.modules.pop("ludus.scene_native", None)
+            import ludus
+
+            if hasattr(ludus, "scene_native"):
+                delattr(ludus, "scene_native")
+except Exception:  # a MicroPython build without the native emitters
     pass

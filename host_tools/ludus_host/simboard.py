@@ -14,9 +14,12 @@ from array import array
 
 from ludus import palette
 from ludus.boarddef import BoardDefinition
+from ludus.calibration import Calibration
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
-from ludus.sensing import Calibration, Occupancy
+from ludus.sensing import Occupancy
+
+from ludus_host import lights
 
 TICK_MS = 10
 GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
@@ -80,16 +83,17 @@ class Action:
 def _cell_names(board):
     names = {}
     for i in range(board.cell_count):
-        names[board.cell_ids[i]] = i
+        names[board.cell_id(i)] = i
     return names
 
 
 def _zone_names(board):
     zones = {}
-    for pid in range(len(board.place_names)):
+    place_names = board.place_names
+    for pid in range(len(place_names)):
         cells = board.cells_of_place(pid)
         if len(cells) > 1:
-            zones[board.place_names[pid]] = cells
+            zones[place_names[pid]] = cells
     return zones
 
 
@@ -194,7 +198,7 @@ class SimBoard:
     def lift(self, name):
         c = self.resolve(name, True)
         if not self.counts[c]:
-            raise NotationError("lift %s: there is no piece on %s" % (name, self.board.cell_ids[c]))
+            raise NotationError("lift %s: there is no piece on %s" % (name, self.board.cell_id(c)))
         self.counts[c] -= 1
         return c
 
@@ -243,7 +247,7 @@ class SimBoard:
 
 
 def _colour_name(colour):
-    return palette.COLOUR_NAMES[colour]
+    return lights.colour_name(colour)
 
 
 class Simulator:
@@ -269,7 +273,7 @@ class Simulator:
         self.frame = bytearray(3 * board.led_count)
         self.names = {}
         for c in range(board.cell_count):
-            self.names[board.led_of_cell[c]] = board.cell_ids[c]
+            self.names[board.led_of_cell[c]] = board.cell_id(c)
         for role, leds in (
             ("turn", board.turn_leds),
             ("die", board.die_pip_leds),
@@ -303,13 +307,13 @@ class Simulator:
     def _frame_item(self):
         ref = self.referee
         ref.render(self.now, self.frame)
-        lights = []
+        lit = []
         for led, meaning, colour in ref.lights():
-            entry = [self.names.get(led, "led%d" % led), palette.meaning_name(meaning)]
+            entry = [self.names.get(led, "led%d" % led), lights.meaning_name(meaning)]
             if colour and palette.is_player_coloured(meaning):
                 entry.append(_colour_name(colour))
-            lights.append(entry)
-        item = {"frame": ref.describe(), "lights": lights}
+            lit.append(entry)
+        item = {"frame": ref.describe(), "lights": lit}
         if ref.die_value and ref.phase == 1:
             item["die"] = ref.die_value
         if self.frames == "full":
@@ -484,7 +488,7 @@ class Simulator:
             if led is None:
                 raise NotationError("expect lit: no cell %r" % cell)
             m = ref.scene.meaning_at(led)
-            name = palette.meaning_name(m)
+            name = lights.meaning_name(m)
             if meaning is None and m == 0:
                 raise NotationError("expect lit %s: it is dark" % cell)
             if meaning is not None and name != " ".join(rest[1:]):

@@ -322,7 +322,7 @@ class Rig:
         from ludus import palette
 
         got = self.referee.scene.meaning_at(self.board.led_of_cell[self.cell(name)])
-        return palette.meaning_name(got) == meaning
+        return got == getattr(palette, meaning.upper().replace(" ", "_"))  # "capture victim": CAPTURE_VICTIM
 
     def moves(self):
         return list(self.referee.record.actions)

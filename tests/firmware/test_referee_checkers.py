@@ -2,10 +2,7 @@
 chains with touch-downs, illegal placements, bumps, undo, power cut, game over and a new game.
 
 They run on both runtimes (under the MicroPython unix port's 160K heap the rig builds a compact board
-without lights: tests/firmware/referee_rig.py; docs/referee.md, "Memory"), except the power cuts: a
-second referee built beside the first one's leftovers does not find room there (@heavy, CPython only)."""
-
-from support import cpython_only as heavy
+without lights: tests/firmware/referee_rig.py; docs/referee.md, "Memory"), the power cuts included."""
 
 
 def started(spec="2", real=None):
@@ -159,7 +156,6 @@ def test_undo_by_long_press_guides_the_piece_back():
     assert rig.moves() == ["h7-h16", "h111-h103"]
 
 
-@heavy
 def test_power_cut_and_restart_restores_the_game():
     rig = opened()
     before = rig.referee.game.notation()
@@ -171,7 +167,6 @@ def test_power_cut_and_restart_restores_the_game():
     assert rig.moves() == ["h7-h16", "h112-h104", "h6-h15"]
 
 
-@heavy
 def test_power_cut_mid_move_shows_the_lifted_piece_after_restart():
     rig = opened()
     rig.lift("h6")

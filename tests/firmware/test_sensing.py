@@ -3,8 +3,9 @@
 from array import array
 
 import support
+from ludus.calibration import Calibration, _quantise, _quantise_py
 from ludus.errors import ConfigError
-from ludus.sensing import MAX_LEVEL, Calibration, Occupancy, _quantise, _quantise_py, elapsed_ms
+from ludus.sensing import MAX_LEVEL, Occupancy, elapsed_ms
 
 TICK = 5  # ms between ticks in these scenarios
 
@@ -434,3 +435,15 @@ def test_docs_examples_run():
     assert blocks
     for i, block in enumerate(blocks):
         exec(compile(block, "docs/sensing.md example %d" % (i + 1), "exec"), {})
+
+
+def test_calibration_is_loaded_only_when_asked_for():
+    import sys
+
+    from ludus import sensing
+
+    assert sensing.Calibration is Calibration  # the old import path still works
+    from ludus.sensing import Calibration as again
+
+    assert again is Calibration
+    assert "ludus.calibration" in sys.modules
