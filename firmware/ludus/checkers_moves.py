@@ -21,10 +21,11 @@ PASS_TEXT = "pass"
 PASS_CODE = const(0)  # the move code of a pass: from h0 to h0 is never a real move
 
 # Scratch buffers of the jump search, shared by every game (the generator is not re-entrant).
-# PARENTS[slot * 121 + hole]: the hole a shortest chain of the slot-th source reaches `hole` from. It
-# grows to the most sources one generation has had (see reserve): 10 pieces take 1210 bytes, not the
-# 3630 of three sets of ten.
-PARENTS = bytearray(0)
+# PARENTS[slot * 121 + hole]: the hole a shortest chain of the slot-th source reaches `hole` from. It is
+# made at import for the most sources a player can have (three sets of ten: 3630 bytes), while the heap
+# is still whole: growing it mid-game needs one free block of that size when the heap is fragmented (on
+# the MicroPython unix port's 160K heap that failed where 64K were free). reserve() grows it beyond that.
+PARENTS = bytearray(30 * HOLE_COUNT)
 VISITED = bytearray(HOLE_COUNT)
 QUEUE = bytearray(HOLE_COUNT)
 STAMP = bytearray(1)

@@ -25,7 +25,7 @@ from ludus.ludo_move import (  # noqa: F401 - the move kinds and phases, re-expo
     LudoMove,
     _move_class,
 )
-from ludus.ludo_rules import PRESET_NAMES, RuleSet, rules_from_spec  # noqa: F401
+from ludus.ludo_rules import PRESET_NAMES, RuleSet, rules_from_spec, transient  # noqa: F401
 
 
 class LudoGame:
@@ -280,7 +280,8 @@ class LudoGame:
 
         return auto_play(self, next_roll)
 
-    # --- text forms (in ludus.ludo_text and ludus.ludo_why, loaded when first used) ------------------
+    # --- text forms (ludus.ludo_text, loaded when first used; ludus.ludo_why, loaded for each use on
+    # MicroPython: see ludo_rules.transient) -------------------------------------------------------------
 
     def parse_move(self, text):
         """The legal move written as text (as str(move) prints it; the `via`, `lap` and `x` parts may be
@@ -302,9 +303,7 @@ class LudoGame:
     def check(self):
         """Raise NotationError naming the first impossible thing in this position (used on loading a
         notation, and by the property tests)."""
-        from ludus.ludo_why import problem
-
-        found = problem(self)
+        found = transient("ludo_why").problem(self)
         if found:
             raise NotationError("ludo position: " + found)
 

@@ -146,13 +146,22 @@ def rules_from_spec(text):
 
 def _spec(name):
     """The function name of ludus.ludo_spec. The module is used once per game set-up (reading the rule
-    set), so on MicroPython it is dropped from sys.modules again at once: its presets and parser do not
-    stay in the heap while the game runs (the function returned keeps it alive until it is called)."""
-    import ludus.ludo_spec as spec
+    set), so on MicroPython it is dropped again at once (see transient)."""
+    return getattr(transient("ludo_spec"), name)
 
-    if _MICROPYTHON:
-        del sys.modules["ludus.ludo_spec"]
-        import ludus
 
-        del ludus.ludo_spec
-    return getattr(spec, name)
+def transient(name):
+    """The module ludus.<name>, for a module used now and then (ludo_spec, ludo_text, ludo_why: reading
+    and writing text, explaining a fault). On MicroPython it is dropped from sys.modules again at once,
+    so its code does not stay in the heap while the game runs (about 8K each on the 64-bit unix port);
+    the caller's reference keeps it alive until the call returns, and the next use loads it again."""
+    full = "ludus." + name
+    module = sys.modules.get(full)
+    if module is None:
+        module = __import__(full, None, None, (name,))
+        if _MICROPYTHON:
+            del sys.modules[full]
+            import ludus
+
+            delattr(ludus, name)
+    return module

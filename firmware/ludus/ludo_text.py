@@ -11,7 +11,7 @@ from ludus.ludo_move import (
     _parse_roll,
     roll_text,
 )
-from ludus.ludo_rules import rules_from_spec
+from ludus.ludo_rules import rules_from_spec, transient
 
 # --- move text ----------------------------------------------------------------------------------
 
@@ -70,12 +70,9 @@ def parse_move(game, text):
                     agree = (via == -2 or via == m.via) and (m.lap or not lap)
                     if agree and (caps is None or _same(game, m, caps)):
                         return m
-                    from ludus.ludo_why import extras_disagree
-
-                    raise IllegalMoveError("%s: %s" % (text, extras_disagree(game, m, via, lap, caps)))
-    from ludus.ludo_why import why
-
-    raise IllegalMoveError(why(game, text, roll, toks, frm, to))
+                    found = transient("ludo_why").extras_disagree(game, m, via, lap, caps)
+                    raise IllegalMoveError("%s: %s" % (text, found))
+    raise IllegalMoveError(transient("ludo_why").why(game, text, roll, toks, frm, to))
 
 
 def _same(game, m, named):

@@ -142,7 +142,8 @@ class GameRecord:
 
     def record_move(self, move):
         """Record a move: a move object (its str() is its notation) or its text."""
-        text = str(move)
+        # a text as given: str() of it would make a new string (a qstr search on MicroPython)
+        text = move if isinstance(move, str) else str(move)
         if not text or text[0] <= " " or text[-1] <= " " or "\n" in text or _is_roll(text):
             raise NotationError("move text %r cannot be recorded" % (text,))
         self.actions.append(text)

@@ -193,7 +193,7 @@ def test_random_race_games_with_stacks_and_captures_end_as_the_logical_game():
 def play_ludo(seed, preset, actions):
     from ludus import ludo
 
-    rnd = random.Random(seed)
+    rnd = random.Random(seed) if not support.IS_MICROPYTHON else _MpRandom(seed)
     rig = Rig("ludo/" + preset, "ludo52")
     rig.settle()
     rig.fill(ludo.start_position(preset + "/4"))

@@ -1,0 +1,132 @@
+"""Scripted physical scenarios for the referee under the Ludo rule variants: Master walls moved a token
+at a time, Arrow jumps and Blitz.
+
+Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py. Each scenario file is
+kept small: under the MicroPython unix port's 160K heap the test module is compiled from source beside
+the Ludo rules and a Referee (docs/referee.md, "Memory")."""
+
+from ludo_scenes import at, fresh, game_of, moves_of
+from ludus import ludo
+from support import cpython_only as heavy
+
+# ---- Master: walls -----------------------------------------------------------------------------------
+
+
+@heavy
+def test_master_wall_moved_one_token_at_a_time_is_one_move():
+    rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t40,base,base,base")
+    rig.move("t2", "t5")  # the first token: a single token leaving the wall, or half the wall?
+    assert rig.situation() == "pending" and rig.take("move") == []
+    rig.move("t2", "t5")  # the second: the wall moved as one unit, with one roll
+    assert moves_of(rig) == ["3 green.0+green.1 t2-t5"]
+    assert "g=t5,t5,base,base" in game_of(rig).notation()
+
+
+@heavy
+def test_master_single_token_leaving_a_wall_is_confirmed_by_a_press():
+    rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t40,base,base,base")
+    rig.move("t2", "t5")
+    assert rig.situation() == "pending"
+    rig.press()
+    assert moves_of(rig) == ["3 green.0 t2-t5"]
+    assert "g=t5,t2,base,base" in game_of(rig).notation()
+
+
+@heavy
+def test_master_wall_captures_a_wall_tokens_moved_one_at_a_time():
+    rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
+    rig.lift("t2")  # one token of the wall: presence sensors still read t2 occupied
+    rig.place("t5")  # onto the red wall: nothing new either
+    assert rig.situation() == "idle"
+    rig.move("t2", "t5")  # the second token: now t2 empties
+    assert rig.situation() == "moving" and rig.take("move") == []
+    assert rig.lit("t5", "capture victim")
+    rig.lift("t5")
+    rig.place("red.base")
+    rig.lift("t5")
+    rig.place("red.base")
+    assert moves_of(rig) == ["3 green.0+green.1 t2-t5 x red.0,red.1"]
+    assert "r=base,base,base,base" in game_of(rig).notation()
+
+
+@heavy
+def test_master_wall_capture_with_the_victims_taken_off_first():
+    rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
+    rig.lift("t5")  # invisible to presence sensors: the other red token still stands there
+    rig.place("red.base")
+    rig.lift("t5")
+    rig.place("red.base")
+    assert rig.situation() == "moving"
+    rig.move("t2", "t5")
+    rig.move("t2", "t5")
+    assert moves_of(rig) == ["3 green.0+green.1 t2-t5 x red.0,red.1"]
+
+
+@heavy
+def test_master_a_wall_blocks_a_single_token_passing():
+    # green on t2 with a 3 would pass the red wall on t4: no move at all, the roll is discarded
+    rig = at("ludo master seats=gr turn=g rolls=- g=t2,base,base,base r=t4,t4,base,base")
+    rig.die(3)
+    rig.press()
+    assert game_of(rig).turn == 2
+    rig.move("t2", "t5")  # trying anyway
+    assert rig.situation() in ("mismatch", "illegal") and rig.take("move") == []
+
+
+# ---- Arrow and Blitz ---------------------------------------------------------------------------------------
+
+
+@heavy
+def test_arrow_jump_with_capture():
+    rig = at("ludo arrow seats=gr turn=g rolls=3 g=t5,base,base,base r=t21,base,base,base")
+    rig.lift("t5")
+    assert rig.lit("t21", "capture victim") and rig.lit("t8", "jump path")
+    rig.place("t8")  # on the arrow first, then along it
+    rig.lift("t21")
+    rig.place("red.base")
+    rig.move("t8", "t21")
+    assert moves_of(rig) == ["3 green.0 t5-t21 via t8 x red.0"]
+
+
+@heavy
+def test_arrow_landing_short_of_the_arrow_is_not_a_move():
+    rig = at("ludo arrow seats=gr turn=g rolls=3 g=t5,base,base,base r=t40,base,base,base")
+    rig.move("t5", "t8")  # the arrow carries the token on: it may not stay on t8
+    assert rig.situation() == "moving" and rig.take("move") == []
+    rig.move("t8", "t21")
+    assert moves_of(rig) == ["3 green.0 t5-t21 via t8"]
+
+
+@heavy
+def test_blitz_starts_with_two_tokens_out_and_the_first_token_home_wins():
+    rig = fresh("ludo/blitz/2", (0, 2))
+    ev = rig.take("new_game")
+    assert ev and ev[0]["start"] == "ludo/blitz/2"
+    rig = at("ludo blitz seats=gr turn=g rolls=1 g=green.c4,t3,base,base r=t30,t26,base,base captured=g")
+    rig.move("green.c4", "green.home")
+    done = rig.take()
+    assert [e["move"] for e in done if e["event"] == "move"] == ["1 green.0 c4-home"]
+    over = [e for e in done if e["event"] == "game_over"]
+    assert over and over[0]["placements"] == [0], over  # Blitz does not play on
+
+
+@heavy
+def test_blitz_no_token_enters_the_column_before_a_capture():
+    rig = at("ludo blitz seats=gr turn=g rolls=3 g=t49,t0,t0,base r=t26,t26,base,base")
+    rig.move("t49", "green.c1")  # would turn into the column: not offered before a capture
+    assert rig.situation() in ("mismatch", "illegal") and rig.take("move") == []
+    rig.move("green.c1", "t49")
+    assert rig.situation() == "idle"
+
+
+# ---- the game adapter (light enough for the MicroPython heap) --------------------------------------------
+
+
+def test_adapter_lists_a_wall_capture_square_as_touched():
+    from ludus.referee_ludo import LudoAdapter
+
+    game = ludo.from_notation("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
+    (move,) = game.legal_moves()
+    names = game.place_names
+    changes = sorted((names[p], d) for p, d in LudoAdapter("master").changes(game, move))
+    assert changes == [("red.base", 2), ("t2", -2), ("t5", 0)], changes
