@@ -246,17 +246,47 @@ def ludo_commit():
 
 
 def full_game():
-    # Two-player Chinese Checkers from the setup on the board to the end, the bot (ludus.checkers_bot)
-    # choosing, every move carried out as a lift and a placement through the referee (instant settling).
+    # Two-player Chinese Checkers from the setup on the board to the end, every move carried out as a
+    # lift and a placement through the referee (instant settling), with the real board file, the lights
+    # and the game record: what the firmware holds during a game. The players' moves are the bot's
+    # (ludus.checkers_bot), worked out before the referee starts (the bot is not firmware: its move
+    # lists and scores would crowd the referee's heap).
     return _full_game
 
 
-def _full_game():
+def _bot_game():
+    # the bot's moves for a whole game, as (from, to) hole pairs; the bot module dropped again
+    import sys
+
     from ludus.checkers import start_position
     from ludus.checkers_bot import Lcg, choose_move
+
+    game = start_position("2")
+    rng = Lcg(1)
+    out = bytearray()
+    while len(out) < 2000:
+        m = choose_move(game, rng)
+        if m is None or m.frm < 0:
+            break
+        out.append(m.frm)
+        out.append(m.to)
+        game.push(m)
+    sys.modules.pop("ludus.checkers_bot", None)
+    return out
+
+
+def _full_game():
+    # As the firmware starts: the board definition is read first (reading the file is the largest
+    # transient work, done before the referee is imported), then the heap collected; the main loop
+    # collects once per committed move (gc.collect() when the board is still, so a collection's
+    # pause never falls inside a move). docs/referee.md, "Memory".
+    moves = _bot_game()
+    gc.collect()
+    board = _board("checkers")
+    gc.collect()
+    from ludus.checkers import start_position
     from ludus.referee import Referee
 
-    board = _board("checkers")
     ref = Referee(board, "checkers", occupancy=InstantOccupancy(board.channel_count), seed=SEED)
     levels = bytearray(board.channel_count)
     now = 0
@@ -269,16 +299,12 @@ def _full_game():
         levels[board.channel_of_cell[h]] = counts[h]
     now += 5
     ref.tick(levels, now)
-    rng = Lcg(1)
     plies = 0
-    while ref.phase == 1 and plies < 1000:
-        m = choose_move(ref.game, rng)
-        if m is None or m.frm < 0:
-            break
-        levels[board.channel_of_cell[m.frm]] = 0
+    while ref.phase == 1 and 2 * plies < len(moves):
+        levels[board.channel_of_cell[moves[2 * plies]]] = 0
         now += 5
         ref.tick(levels, now)
-        levels[board.channel_of_cell[m.to]] = 1
+        levels[board.channel_of_cell[moves[2 * plies + 1]]] = 1
         now += 5
         ref.tick(levels, now)
         if ref.situation == 2:  # a jump chain that could go on: press to end it
@@ -286,8 +312,7 @@ def _full_game():
             ref.tick(levels, now, 1)
         ref.take_events()
         plies += 1
-        if plies % 16 == 0:
-            gc.collect()
+        gc.collect()
     return "%d plies, %d actions, placements %s" % (plies, len(ref.record.actions), ref.record.result)
 
 

@@ -281,7 +281,7 @@ class LudoGame:
         return auto_play(self, next_roll)
 
     # --- text forms (ludus.ludo_text, loaded when first used; ludus.ludo_why, loaded for each use on
-    # MicroPython: see ludo_rules.transient) -------------------------------------------------------------
+    # MicroPython: see ludo_rules.transient; ludus.ludo_check, loaded when a position is read) -----------
 
     def parse_move(self, text):
         """The legal move written as text (as str(move) prints it; the `via`, `lap` and `x` parts may be
@@ -303,7 +303,9 @@ class LudoGame:
     def check(self):
         """Raise NotationError naming the first impossible thing in this position (used on loading a
         notation, and by the property tests)."""
-        found = transient("ludo_why").problem(self)
+        from ludus.ludo_check import problem
+
+        found = problem(self)
         if found:
             raise NotationError("ludo position: " + found)
 

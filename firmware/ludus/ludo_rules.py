@@ -83,7 +83,11 @@ class RuleSet:
 
     def spec(self):
         """The shortest text naming this rule set: a preset name, or PRESET:key=value,... overrides."""
-        return _spec("spec")(self)
+        key = self.values() + (self.base,)
+        if key != _LAST[2]:  # the referee writes a notation per start it offers: one parse serves them
+            _LAST[3] = _spec("spec")(self)
+            _LAST[2] = key
+        return _LAST[3]
 
     def __str__(self):
         return self.spec()
@@ -141,7 +145,16 @@ def rules_from_spec(text):
     "danish:entry=5.6,exact_home=0", "custom:base=danish,entry=5.6" (custom = overrides on a base
     preset, classic unless base= is given first). Raises ConfigError naming an unknown preset or
     option, or a clash (NotationError if the text is not of that form)."""
-    return _spec("rules_from_spec")(text)
+    if text != _LAST[0]:  # a game set-up reads its rule set several times (preset, position, record)
+        _LAST[1] = _spec("rules_from_spec")(text)
+        _LAST[0] = text
+    return _LAST[1].copy()
+
+
+# The last rule set text read and its RuleSet, the last rule set written and its text: reading and
+# writing load ludus.ludo_spec, which on MicroPython is dropped after each use (see transient), and
+# loading it again and again fragments the heap.
+_LAST = [None, None, None, None]  # type: list
 
 
 def _spec(name):

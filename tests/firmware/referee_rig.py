@@ -85,7 +85,7 @@ class CompactBoard:
         return name if len(slots) == 1 else "%s.%d" % (name, slots.index(c))
 
 
-def compact_board(game_kind):
+def compact_board(game_kind, preset=None):
     if game_kind == "fake":
         from referee_fake import NAMES
 
@@ -98,8 +98,14 @@ def compact_board(game_kind):
     from ludus.ludo_rules import rules_from_spec
 
     track = int(game_kind[4:])
-    rules = rules_from_spec("classic" if track == 52 else ("hebrew-40" if track == 40 else "hebrew-56"))
+    # the board's places from the preset's own rule set when it is on this track: the referee then
+    # reads the same rule set text, and ludus.ludo_rules keeps the last one read (no second parse)
+    text = preset.split("/")[1] if preset and preset.startswith("ludo/") else None
+    rules = rules_from_spec(text) if text else None
+    if rules is None or rules.track != track:
+        rules = rules_from_spec("classic" if track == 52 else ("hebrew-40" if track == 40 else "hebrew-56"))
     names = Geometry(rules).place_names
+    rules = None
 
     def xy(p):
         return (p % 16) * 25, (p // 16) * 25
@@ -144,7 +150,7 @@ class Rig:
         self.lights = lights
         if board_kind == "fake":
             real = False
-        self.board = load_board(board_kind) if real else compact_board(board_kind)
+        self.board = load_board(board_kind) if real else compact_board(board_kind, preset)
         self.adapter = None
         if board_kind == "fake":
             from referee_fake import FakeAdapter
@@ -237,14 +243,17 @@ class Rig:
         """Continue from a position (a notation or named start) as if restored after a power cut, with
         its pieces on the board."""
         from ludus.dice import Dice
-        from ludus.games import position
         from ludus.record import GameRecord
 
         dice = Dice(self.seed)
-        record = GameRecord(start, {}, dice.commitment())
-        self.fill(position(start))
-        self.settle()
-        self.referee.restore({"record": record.to_json(), "seed": dice.seed_hex(), "dice_used": 0})
+        state = {"record": GameRecord(start, {}, dice.commitment()).to_json(), "seed": dice.seed_hex()}
+        dice = None
+        state["dice_used"] = 0
+        # restored first, then its pieces put on the board from the referee's own game: the position
+        # is read once (reading a Ludo position loads and drops its checker: heap, on MicroPython)
+        self.referee.restore(state)
+        state = None
+        self.fill(self.referee.game)
         self.settle()
         self.take()
 
