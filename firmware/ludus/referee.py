@@ -15,24 +15,49 @@ from array import array
 from ludus.referee_flow import RefereeFlow
 from ludus.referee_games import adapter_for
 from ludus.referee_infer import MoveTable, diff_places, saturate
-from ludus.referee_judge import RefereeJudge
+from ludus.referee_judge import RefereeJudge, _evaluate
 from ludus.referee_states import (
     LONG_PRESS,
     NO_PRESS,
-    OVER,
-    PASS_TEXT,
     PHASE_NAMES,
-    PLAY,
-    S_IDLE,
-    S_MISMATCH,
-    S_UNDO,
-    SETUP,
     SHORT_PRESS,
     SITUATION_NAMES,
+    const,
 )
+
+# ludus.referee_states' values, inlined (a module's global costs a lookup each use)
+_OVER = const(2)
+_PLAY = const(1)
+_S_IDLE = const(0)
+_S_MISMATCH = const(4)
+_S_UNDO = const(6)
+_SETUP = const(0)
 
 # what other layers import from here
 __all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
+
+
+def _sense_changes(self):
+    # only the places of channels that changed (found by native code on MicroPython)
+    src = self.occ.settled
+    last = self._last
+    changed = []
+    diff_places(src, last, changed)
+    raw = self._raw
+    s = self.sensed
+    cap = self.cap
+    gpc = self._gpc
+    coc = self._cell_of_channel
+    nc = self._ncells
+    for ch in changed:
+        c = coc[ch]
+        if c >= nc:
+            continue  # a channel wired to no cell
+        p = gpc[c]
+        raw[p] += src[ch] - last[ch]
+        v = raw[p]
+        s[p] = v if v < cap[p] else cap[p]
+    last[:] = src
 
 
 class Referee(RefereeJudge, RefereeFlow):
@@ -112,7 +137,7 @@ class Referee(RefereeJudge, RefereeFlow):
             self._px[p] = sx // len(cells)
             self._py[p] = sy // len(cells)
         for _, fill in fills:
-            self._saturate(fill)
+            saturate(fill, self.cap)
         self._starts = fills
         self._raw = bytearray(n)  # sensed counts before saturation
         self._zeros = bytes(n)
@@ -127,8 +152,8 @@ class Referee(RefereeJudge, RefereeFlow):
         self._seed = seed
         self._games_started = 0
         self.forced_rolls = []
-        self.phase = SETUP
-        self.situation = S_IDLE
+        self.phase = _SETUP
+        self.situation = _S_IDLE
         self.game = None
         self.record = None
         self.dice = None
@@ -144,7 +169,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self.unexpected = []
         self.pairs = []
         self.chain_at = -1
-        self.chain_next = ()
+        self.chain_next = ()  # type: ignore[assignment]  # a list during a jump chain
         self.die_value = 0
         self.die_seat = -1
         self.setup_choices = None  # several starts fit the board: the one shown is setup_choice
@@ -182,17 +207,22 @@ class Referee(RefereeJudge, RefereeFlow):
         SHORT_PRESS, LONG_PRESS). Returns True when the scene changed. Allocates nothing while the
         board is unchanged and no button is pressed."""
         occ = self.occ
-        if occ.update(levels, now_ms):
-            self._sense_changes()
-            self._settled()
+        settled = occ.update(levels, now_ms)
+        if settled:
+            _sense_changes(self)
         elif not self._started:
-            self._started = True
+            self._started = settled = True
             occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
             self._sense()
-            self._settled()
+        if settled:
+            self._dirty = True
+            if self.phase == _PLAY:
+                _evaluate(self)  # (a module function: a method is looked up through the instance first)
+            else:
+                self._detect_start()
         if button:
             self._button(button)
-        if self.clock_ms and self.phase == PLAY:
+        if self.clock_ms and self.phase == _PLAY:
             self._clock(now_ms)
         if self._dirty:
             self._dirty = False
@@ -213,9 +243,6 @@ class Referee(RefereeJudge, RefereeFlow):
 
     # ---- sensing ----------------------------------------------------------------------------------
 
-    def _saturate(self, counts):
-        saturate(counts, self.cap)
-
     def _sense(self):
         # all places afresh (power-up, restore)
         raw = self._raw
@@ -227,39 +254,11 @@ class Referee(RefereeJudge, RefereeFlow):
             raw[gpc[i]] += src[chan[i]]
         s = self.sensed
         s[:] = raw
-        self._saturate(s)
+        saturate(s, self.cap)
         self._last[:] = src
-
-    def _sense_changes(self):
-        # only the places of channels that changed (found by native code on MicroPython)
-        src = self.occ.settled
-        last = self._last
-        changed = []
-        diff_places(src, last, changed)
-        raw = self._raw
-        s = self.sensed
-        cap = self.cap
-        gpc = self._gpc
-        coc = self._cell_of_channel
-        for ch in changed:
-            c = coc[ch]
-            if c >= self._ncells:
-                continue  # a channel wired to no cell
-            p = gpc[c]
-            raw[p] += src[ch] - last[ch]
-            v = raw[p]
-            s[p] = v if v < cap[p] else cap[p]
-        last[:] = src
 
     def _cell_count(self, cell):
         return self.occ.settled[self._chan[cell]]
-
-    def _settled(self):
-        self._dirty = True
-        if self.phase == PLAY:
-            self._evaluate()
-        else:
-            self._detect_start()
 
     def _event(self, name, **fields):
         fields["event"] = name
@@ -279,50 +278,17 @@ class Referee(RefereeJudge, RefereeFlow):
             self._clock_from = now
             return
         if self.auto_move is not None:
-            if sit == S_IDLE:
+            if sit == _S_IDLE:
                 self._auto_step()
             return
-        if S_MISMATCH <= sit and sit <= S_UNDO:
+        if _S_MISMATCH <= sit and sit <= _S_UNDO:
             self._clock_from = now
             return
         # ticks wrap at 2**30 (time.ticks_ms): the difference modulo that, as ludus.sensing does
-        if sit == S_IDLE and (now - self._clock_from) & 0x3FFFFFFF >= self.clock_ms:
+        if sit == _S_IDLE and (now - self._clock_from) & 0x3FFFFFFF >= self.clock_ms:
             self._auto_step()
 
     # ---- setup and new games ----------------------------------------------------------------------
-    def _position_changed(self, played=None):
-        # played: the move just pushed, when the adapter can update the expected counts from it
-        game = self.game
-        if played is None or not self.adapter.expect_after(played, self.expected):
-            game.fill_counts(self.expected)
-        es = self.exp_sat
-        es[:] = self.expected
-        self._saturate(es)
-        self._reset_move()
-        self.table = None
-        self.auto_move = None
-        ad = self.adapter
-        if ad.has_dice:
-            if game.is_over():
-                self._game_over()
-                return
-            if game.awaiting_roll():
-                return
-        table = self._table
-        n = ad.load(game, table, self.expected)
-        if n == 0 and game.is_over():  # (Chinese Checkers: only then is it worth asking)
-            self._game_over()
-            return
-        self.table = table
-        if n == 1:
-            move = self._move(0)
-            if str(move) == PASS_TEXT:
-                seat = game.turn
-                self.record.record_move(move)
-                game.push(move)
-                self._event("pass", seat=seat)
-                self._position_changed()
-
     def _scratch_table(self):
         t = self._scratch
         if t is None:
@@ -342,16 +308,8 @@ class Referee(RefereeJudge, RefereeFlow):
     def _awaiting_roll(self):
         return self.adapter.has_dice and self.game.awaiting_roll()
 
-    def _reset_move(self):
-        self.seen[:] = self._zeros
-        self.situation = S_IDLE
-        self.pending = None
-        self.choices = None
-        self.partials = None
-        self.chain_at = -1
-
     def _game_over(self):
-        self.phase = OVER
+        self.phase = _OVER
         placements = self.game.placements()
         if self.record.result is None:
             self.record.finish(placements)
@@ -372,7 +330,7 @@ class Referee(RefereeJudge, RefereeFlow):
     def describe(self):
         """A short dict of where the referee stands (for the simulator's output and tests)."""
         d = {"phase": PHASE_NAMES[self.phase]}
-        if self.phase == PLAY:
+        if self.phase == _PLAY:
             d["situation"] = SITUATION_NAMES[self.situation]
             d["turn"] = self.game.turn
         return d

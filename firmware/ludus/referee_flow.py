@@ -137,11 +137,11 @@ class RefereeFlow:
         # Danish rules: the roll-off winner chooses to start (short press) or to choose colour (long).
         if self.adapter.family != "ludo" or self.table is None:
             return False
-        table = self.table
-        return table.count == 2 and table.keys[0].kind >= 3
+        return self.table.count == 2 and self._move(0).kind >= 3
 
     def _choice_move(self, kind):
-        for m in self.table.keys:
+        for i in range(self.table.count):
+            m = self._move(i)
             if m.kind == kind:
                 return m
         raise ConfigError("no choice move of kind %d" % kind)

@@ -290,9 +290,10 @@ def classify(table, sensed, exp_sat, diffs, seen=None):
     matches = []
     partials = []
     table.exp_sat = exp_sat
+    judge = _judge
     for i in table.candidates(diffs[0]):
-        kind = _judge(table, i, sensed, nd)
-        if kind == MATCH:
+        kind = judge(table, i, sensed, nd)
+        if kind == 1:  # MATCH
             dup = False
             for j in matches:
                 if table.same_effect(i, j):
@@ -300,7 +301,7 @@ def classify(table, sensed, exp_sat, diffs, seen=None):
                     break
             if not dup:
                 matches.append(i)
-        elif kind == PARTIAL:
+        elif kind == 2:  # PARTIAL
             partials.append(i)
     if len(matches) > 1 and seen is not None:
         matches = _prefer_seen(table, matches, sensed, exp_sat, seen)

@@ -4,78 +4,149 @@ confirmation), a move under way, or a difference to put right. A part of ludus.r
 # The methods here live on Referee (ludus.referee), which defines the attributes they use.
 # mypy: disable-error-code="attr-defined,has-type"
 
-from ludus.referee_infer import FOREIGN, MATCH, PARTIAL, classify, diff_places, pair_nearest
-from ludus.referee_states import (
-    PLAY,
-    S_CHAIN,
-    S_CONFIRM,
-    S_ILLEGAL,
-    S_MISMATCH,
-    S_MOVING,
-    S_PENDING,
-    S_UNDO,
-)
+from ludus.referee_infer import classify, diff_places, pair_nearest, saturate
+from ludus.referee_states import PASS_TEXT, const
+
+# ludus.referee_states' values, inlined (a module's global costs a lookup each use)
+_PLAY = const(1)
+_S_CHAIN = const(7)
+_S_IDLE = const(0)
+_S_CONFIRM = const(3)
+_S_ILLEGAL = const(5)
+_S_MISMATCH = const(4)
+_S_MOVING = const(1)
+_S_PENDING = const(2)
+_S_UNDO = const(6)
+
+
+# The hot path of a settled change (judge, commit, the next position) is module functions: a method
+# is looked up through the referee's instance dictionary first, a miss that probes every slot.
+
+
+def _evaluate(self):
+    sensed = self.sensed
+    es = self.exp_sat
+    diffs = self._diffs
+    nd = diff_places(sensed, es, diffs)
+    was = self.situation
+    if nd == 0:
+        if was == _S_MISMATCH or was == _S_ILLEGAL or was == _S_UNDO:
+            self._event("resume")
+        _reset_move(self)
+        return
+    if was == _S_UNDO:
+        self._show_difference(diffs, False)
+        self.situation = _S_UNDO
+        return
+    seen = self.seen
+    for p in diffs:
+        seen[p] = 1
+    table = self.table
+    if table is None:  # a roll is owed, or the game is in a phase without moves
+        self._mismatch(diffs, was)
+        return
+    kind, matches, partials = classify(table, sensed, es, diffs, seen)
+    if kind == 1:  # MATCH
+        if len(matches) > 1:
+            self._ask_confirm([self._move(i) for i in matches])
+            return
+        i = matches[0]
+        game = self.game
+        ad = self.adapter
+        move = ad.move(game, table.keys[i])
+        cont = ad.continuations(game, move)
+        # A move whose arrival the sensors cannot see (onto a square already read as full) looks
+        # exactly like a piece just picked up: wait for a press or the next player's action.
+        if cont or partials or not table.shows_arrival(i, es):
+            self.situation = _S_PENDING
+            self.pending = move
+            self.chain_next = cont
+            self.partials = partials
+            self._event("pending", move=str(move))
+            return
+        _commit(self, move)
+        return
+    if kind == 2:  # PARTIAL
+        if was == _S_MISMATCH or was == _S_ILLEGAL:
+            self._event("resume")
+        self.situation = _S_MOVING
+        self.partials = partials
+        self.pending = None
+        self.choices = None
+        return
+    # FOREIGN: first, does it make sense once the pending move is played?
+    pend = self.pending
+    if was == _S_PENDING and pend is not None:
+        if self._try_commit_then(pend):
+            return
+    if self._chain_touchdown(diffs):
+        return
+    self._mismatch(diffs, was)
+
+
+def _commit(self, move):
+    game = self.game
+    seat = game.turn
+    text = move.text()  # (str(move) would copy it once more on MicroPython)
+    self.record.record_move(text)
+    game.push(move)
+    self.events.append({"seat": seat, "move": text, "event": "move"})
+    _position_changed(self, move)
+    if self.phase == _PLAY and self.sensed != self.exp_sat:  # (equal: idle, as it was just reset)
+        _evaluate(self)
+
+
+def _position_changed(self, played=None):
+    # played: the move just pushed, when the adapter can update the expected counts from it
+    game = self.game
+    ad = self.adapter
+    expected = self.expected
+    if played is None or not ad.expect_after(played, expected):
+        game.fill_counts(expected)
+    es = self.exp_sat
+    es[:] = expected
+    saturate(es, self.cap)
+    _reset_move(self)
+    self.table = None
+    self.auto_move = None
+    if ad.has_dice:
+        if game.is_over():
+            self._game_over()
+            return
+        if game.awaiting_roll():
+            return
+    table = self._table
+    n = ad.load(game, table, expected)
+    if n == 0 and game.is_over():  # (Chinese Checkers: only then is it worth asking)
+        self._game_over()
+        return
+    self.table = table
+    if n == 1:
+        move = self._move(0)
+        if str(move) == PASS_TEXT:
+            seat = game.turn
+            self.record.record_move(move)
+            game.push(move)
+            self._event("pass", seat=seat)
+            _position_changed(self)
+
+
+def _reset_move(self):
+    self.seen[:] = self._zeros
+    self.situation = _S_IDLE
+    self.pending = None
+    self.choices = None
+    self.partials = None
+    self.chain_at = -1
 
 
 class RefereeJudge:
     """Move inference methods of Referee (see ludus.referee)."""
 
-    def _evaluate(self):
-        sensed = self.sensed
-        es = self.exp_sat
-        diffs = self._diffs
-        nd = diff_places(sensed, es, diffs)
-        was = self.situation
-        if nd == 0:
-            if was == S_MISMATCH or was == S_ILLEGAL or was == S_UNDO:
-                self._event("resume")
-            self._reset_move()
-            return
-        if was == S_UNDO:
-            self._show_difference(diffs, False)
-            self.situation = S_UNDO
-            return
-        seen = self.seen
-        for p in diffs:
-            seen[p] = 1
-        table = self.table
-        if table is None:  # a roll is owed, or the game is in a phase without moves
-            self._mismatch(diffs, was)
-            return
-        kind, matches, partials = classify(table, sensed, es, diffs, seen)
-        if kind == MATCH:
-            if len(matches) > 1:
-                self._ask_confirm([self._move(i) for i in matches])
-                return
-            move = self._move(matches[0])
-            cont = self.adapter.continuations(self.game, move)
-            # A move whose arrival the sensors cannot see (onto a square already read as full) looks
-            # exactly like a piece just picked up: wait for a press or the next player's action.
-            if cont or partials or not table.shows_arrival(matches[0], es):
-                self.situation = S_PENDING
-                self.pending = move
-                self.chain_next = cont
-                self.partials = partials
-                self._event("pending", move=str(move))
-                return
-            self._commit(move)
-            return
-        if kind == PARTIAL:
-            if was == S_MISMATCH or was == S_ILLEGAL:
-                self._event("resume")
-            self.situation = S_MOVING
-            self.partials = partials
-            self.pending = None
-            self.choices = None
-            return
-        # FOREIGN: first, does it make sense once the pending move is played?
-        pend = self.pending
-        if was == S_PENDING and pend is not None:
-            if self._try_commit_then(pend):
-                return
-        if self._chain_touchdown(diffs):
-            return
-        self._mismatch(diffs, was)
+    _evaluate = _evaluate
+    _commit = _commit
+    _position_changed = _position_changed
+    _reset_move = _reset_move
 
     def _try_commit_then(self, move):
         # Commit move only if the board then reads as idle, a match or a move in progress.
@@ -84,7 +155,7 @@ class RefereeJudge:
         expected = bytearray(self.place_count)
         game.fill_counts(expected)
         es = bytearray(expected)
-        self._saturate(es)
+        saturate(es, self.cap)
         ok = True
         if self.sensed != es:
             if game.is_over() or self._awaiting_roll():
@@ -95,7 +166,7 @@ class RefereeJudge:
                 diffs = []
                 diff_places(self.sensed, es, diffs)
                 kind, _, _ = classify(table, self.sensed, es, diffs)
-                ok = kind != FOREIGN
+                ok = kind != 3  # FOREIGN
         game.pop()
         if not ok:
             return False
@@ -119,7 +190,7 @@ class RefereeJudge:
         reach = self.adapter.chain_reach(game, a)
         if b not in reach:
             return False
-        self.situation = S_CHAIN
+        self.situation = _S_CHAIN
         self.chain_at = b
         self.chain_next = [h for h in game.continuations(b, a) if h != a]
         self._chain_from = a
@@ -127,21 +198,10 @@ class RefereeJudge:
         return True
 
     def _ask_confirm(self, moves):
-        self.situation = S_CONFIRM
+        self.situation = _S_CONFIRM
         self.choices = moves
         self.choice = 0
         self._event("confirm", moves=[str(m) for m in moves])
-
-    def _commit(self, move):
-        game = self.game
-        seat = game.turn
-        text = move.text()  # (str(move) would copy it once more on MicroPython)
-        self.record.record_move(text)
-        game.push(move)
-        self._event("move", seat=seat, move=text)
-        self._position_changed(move)
-        if self.phase == PLAY and self.sensed != self.exp_sat:  # (equal: idle, as it was just reset)
-            self._evaluate()
 
     # ---- differences ------------------------------------------------------------------------------
 
@@ -175,7 +235,7 @@ class RefereeJudge:
 
     def _mismatch(self, diffs, was):
         changed, illegal = self._show_difference(diffs, self.table is not None)
-        new = S_ILLEGAL if illegal else S_MISMATCH
+        new = _S_ILLEGAL if illegal else _S_MISMATCH
         self.pending = None
         self.choices = None
         self.partials = None

@@ -3,17 +3,18 @@ meanings. A part of ludus.referee, loaded only by a referee that drives LEDs: co
 rebuilds its scene."""
 
 from ludus import palette
-from ludus.referee_states import (
-    OVER,
-    S_CHAIN,
-    S_CONFIRM,
-    S_ILLEGAL,
-    S_MISMATCH,
-    S_MOVING,
-    S_PENDING,
-    S_UNDO,
-    SETUP,
-)
+from ludus.referee_states import const
+
+# ludus.referee_states' values, inlined (a module's global costs a lookup each use)
+_OVER = const(2)
+_S_CHAIN = const(7)
+_S_CONFIRM = const(3)
+_S_ILLEGAL = const(5)
+_S_MISMATCH = const(4)
+_S_MOVING = const(1)
+_S_PENDING = const(2)
+_S_UNDO = const(6)
+_SETUP = const(0)
 
 PATHS_SHOWN = 3  # a lifted piece's jump paths are lit when it has at most this many destinations
 
@@ -53,10 +54,6 @@ def _mark_some(r, p, meaning, occupied, count):
             count -= 1
 
 
-def _turn_led(r, seat, meaning, colour):
-    _turn_led_of(r, r.game, seat, meaning, colour)
-
-
 def _turn_led_of(r, game, seat, meaning, colour):
     k = r.adapter.turn_index(game, seat)
     if k < len(r.board.turn_leds):
@@ -79,30 +76,29 @@ def _ends(r, i):
 def compose(r):
     """Rebuild the referee's scene for its phase and situation."""
     r.scene.clear()
-    if r.phase == SETUP:
+    phase = r.phase
+    if phase == _SETUP:
         _compose_setup(r)
-    elif r.phase == OVER:
+    elif phase == _OVER:
         _compose_over(r)
     else:
-        _compose_turn(r)
-        if r.adapter.has_dice:
-            _compose_die(r)
-        _compose_situation(r, r.situation)
-
-
-def _compose_turn(r):
-    game = r.game
-    seat = game.turn
-    _turn_led(r, seat, palette.TURN, r.adapter.colour(game, seat))
-    if game.placements():
+        ad = r.adapter
+        game = r.game
+        seat = game.turn
+        _turn_led_of(r, game, seat, palette.TURN, ad.colour(game, seat))
         for s in game.placements():
-            _turn_led(r, s, palette.FINISHED, r.adapter.colour(game, s))
+            _turn_led_of(r, game, s, palette.FINISHED, ad.colour(game, s))
+        if ad.has_dice:
+            _compose_die(r)
+        sit = r.situation
+        if sit:  # S_IDLE: nothing more to show
+            _compose_situation(r, sit)
 
 
 def _compose_situation(r, sit):
-    if sit == S_MOVING:
+    if sit == _S_MOVING:
         _compose_moves(r, r.partials)
-    elif sit == S_PENDING:
+    elif sit == _S_PENDING:
         frm, to, path, victims = r.adapter.ends(r.game, r.pending)
         _mark(r, to, palette.CONFIRM)
         for h in r.chain_next:
@@ -111,21 +107,21 @@ def _compose_situation(r, sit):
             _mark(r, h, palette.JUMP_PATH)
         if r.partials:
             _compose_moves(r, r.partials)
-    elif sit == S_CHAIN:
+    elif sit == _S_CHAIN:
         _mark(r, r.chain_at, palette.JUMP_PATH)
         for h in r.chain_next:
             _mark(r, h, palette.DESTINATION)
-    elif sit == S_CONFIRM:
+    elif sit == _S_CONFIRM:
         frm, to, path, victims = r.adapter.ends(r.game, r.choices[r.choice])
         if frm >= 0:
             _mark(r, frm, palette.CONFIRM)
             _mark(r, to, palette.CONFIRM)
         for v, _base in victims:
             _mark(r, v, palette.CAPTURE_VICTIM)
-    elif sit == S_ILLEGAL:
+    elif sit == _S_ILLEGAL:
         _mark_some(r, r.unexpected[0], palette.ILLEGAL, True, 1)
         _mark_some(r, r.missing[0], palette.WAY_BACK, False, 1)
-    elif sit == S_MISMATCH or sit == S_UNDO:
+    elif sit == _S_MISMATCH or sit == _S_UNDO:
         _compose_difference(r)
 
 
@@ -261,7 +257,7 @@ def _compose_over(r):
         seat = placements[k]
         meaning = palette.WINNER if k == 0 else palette.FINISHED
         colour = ad.colour(game, seat)
-        _turn_led(r, seat, meaning, colour)
+        _turn_led_of(r, game, seat, meaning, colour)
         if k == 0:
             for p in _places_of_seat(r, seat):
                 _mark(r, p, meaning, colour)

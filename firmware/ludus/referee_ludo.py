@@ -62,18 +62,37 @@ class LudoAdapter(GameAdapter):
             expected[place_of[c >> 2][0]] += 1
         return True
 
+    # The table's keys are the engine's move tuples (ludus.ludo_move: KIND, GI, ROLL, FRM, TO, CAPS, VIA,
+    # LAP, HOME, GI2): a LudoMove is made only for a move played, pending or shown for confirmation.
+
+    def load(self, game, table, expected):
+        ts = game._cache  # the moves as the engine caches them (legal_moves() wraps each)
+        if ts is None:
+            ts = game._cache = game._legal()
+        table.load(expected, ts, lambda t: self.changes(game, t))
+        return table.count
+
+    def load_one(self, game, table, expected, move):
+        table.load(expected, (move.t,), lambda t: self.changes(game, t))
+
+    def move(self, game, key):
+        return game._Move(key) if type(key) is tuple else key
+
     def changes(self, game, move):
         # game.move_changes(move) (net changes, by place), worked out from the move's fields without
         # a dict, plus the capture squares (and a star or arrow landing): they read the same before
         # and after, so they are listed with delta 0 and a victim lifted first counts as this move.
-        kind, gi, _roll, frm, to, caps, via, _lap, _home, gi2 = move.t
-        if kind >= 3:
+        # move: a LudoMove or its tuple. (Indexing, not unpacking: a frame of more than 11 slots would
+        # be taken from the MicroPython heap.)
+        t = move if type(move) is tuple else move.t
+        if t[0] >= 3:
             return ()
         place_of = game.geo.place_of
-        row = place_of[gi >> 2]
-        n = 2 if gi2 >= 0 else 1
-        a = row[frm + 1]
-        b = row[to + 1]
+        row = place_of[t[1] >> 2]
+        n = 2 if t[9] >= 0 else 1
+        a = row[t[3] + 1]
+        b = row[t[4] + 1]
+        caps = t[5]
         if not caps:
             if a == b:
                 out = []
@@ -81,9 +100,9 @@ class LudoAdapter(GameAdapter):
                 out = [(a, -n), (b, n)]
             else:
                 out = [(b, n), (a, -n)]
-            if via >= 0:
+            if t[6] >= 0:
                 _touch(out, b)
-                _touch(out, row[via + 1])
+                _touch(out, row[t[6] + 1])
             return out
         places = [a, b]
         deltas = [-n, n]
@@ -92,24 +111,31 @@ class LudoAdapter(GameAdapter):
             crow = place_of[c >> 2]
             _add(places, deltas, crow[pos[c] + 1], -1)
             _add(places, deltas, crow[0], 1)
-        out = sorted([(places[k], deltas[k]) for k in range(len(places)) if deltas[k]])
+        out = []  # by place (each place once): an insertion, cheaper than sorted() on MicroPython
+        for k in range(len(places)):
+            if deltas[k]:
+                j = len(out)
+                while j and out[j - 1][0] > places[k]:
+                    j -= 1
+                out.insert(j, (places[k], deltas[k]))
         _touch(out, b)
-        if via >= 0:
-            _touch(out, row[via + 1])
+        if t[6] >= 0:
+            _touch(out, row[t[6] + 1])
         for c in caps:
             _touch(out, place_of[c >> 2][pos[c] + 1])
         return out
 
     def ends(self, game, move):
-        if move.kind >= 3:
+        t = move if type(move) is tuple else move.t
+        if t[0] >= 3:
             return -1, -1, (), ()
         geo = game.geo
-        row = geo.place_of[move.gi >> 2]
-        frm = row[move.frm + 1]
-        to = row[move.to + 1]
-        path = (frm, row[move.via + 1], to) if move.via >= 0 else (frm, to)
+        row = geo.place_of[t[1] >> 2]
+        frm = row[t[3] + 1]
+        to = row[t[4] + 1]
+        path = (frm, row[t[6] + 1], to) if t[6] >= 0 else (frm, to)
         victims = []
-        for c in move.caps:
+        for c in t[5]:
             crow = geo.place_of[c >> 2]
             victims.append((crow[game.pos[c] + 1], crow[0]))
         return frm, to, path, victims

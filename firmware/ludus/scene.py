@@ -85,6 +85,33 @@ _DIE_INK = const(1)  # reserved: the die display's colour this frame (no LED poi
 _WAITING_SLOT_MS = const(1200)  # one waiting roll per WINK cycle, the dark gap between rolls
 
 
+# ink() and put() (set() calls them as functions: a method is looked up in the instance dictionary
+# first)
+
+
+def _ink(self, meaning, colour=0):
+    """The ink (a small int) of a meaning in a colour, for put(): checked as set() checks them."""
+    # Few locals on purpose: a frame of more than 11 slots would be taken from the heap.
+    if 0 <= meaning < _MEANINGS and 0 <= colour < _COLOURS:
+        ink = self._ink_of[meaning * _COLOURS + colour]
+        if ink or not meaning:
+            return ink
+    return self._new_ink(meaning, colour)  # or raises, naming the fault
+
+
+def _put(self, led, ink):
+    """set() with an ink from ink(), for composing many LEDs fast; led must be in range."""
+    leds = self._led_ink
+    old = leds[led]
+    if old and _PRIORITY[self._ink_meaning[old]] > _PRIORITY[self._ink_meaning[ink]]:
+        return False
+    uses = self._ink_uses
+    uses[old] -= 1
+    uses[ink] += 1
+    leds[led] = ink
+    return True
+
+
 class LightScene:
     """What every LED shows; see the module docstring.
 
@@ -159,28 +186,10 @@ class LightScene:
         (So set(led, NONE) never darkens a marked LED: compose afresh after clear().)"""
         if not 0 <= led < self.led_count:
             raise ConfigError("LED %r out of range 0..%d" % (led, self.led_count - 1))
-        return self.put(led, self.ink(meaning, colour))
+        return _put(self, led, _ink(self, meaning, colour))
 
-    def ink(self, meaning, colour=0):
-        """The ink (a small int) of a meaning in a colour, for put(): checked as set() checks them."""
-        # Few locals on purpose: a frame of more than 11 slots would be taken from the heap.
-        if 0 <= meaning < _MEANINGS and 0 <= colour < _COLOURS:
-            ink = self._ink_of[meaning * _COLOURS + colour]
-            if ink or not meaning:
-                return ink
-        return self._new_ink(meaning, colour)  # or raises, naming the fault
-
-    def put(self, led, ink):
-        """set() with an ink from ink(), for composing many LEDs fast; led must be in range."""
-        leds = self._led_ink
-        old = leds[led]
-        if old and _PRIORITY[self._ink_meaning[old]] > _PRIORITY[self._ink_meaning[ink]]:
-            return False
-        uses = self._ink_uses
-        uses[old] -= 1
-        uses[ink] += 1
-        leds[led] = ink
-        return True
+    ink = _ink
+    put = _put
 
     def mark(self, leds, meaning, colour=0):
         """set() for every LED index in leds."""
@@ -288,59 +297,59 @@ class LightScene:
         NeoPixel.buf). Allocates nothing. Returns the frame's estimated current in mA."""
         # Small steps with few locals: MicroPython takes a call frame with more than 11 slots from the
         # heap when it can, which would count as allocation.
-        self._pattern_levels(now_ms)
+        _levels(self._level, now_ms, self.brightness + 1)
         _paint(self._ink_grb, self._ink_spec, self._level, self._ink_count)
         self._frame_ink[:] = self._led_ink
         _copy16(self._frame_uses, self._ink_uses, self._ink_count)
-        self._lay_die(self._die_face(now_ms))
-        total = self._fit(_total(self._ink_grb, self._frame_uses, self._ink_count))
+        if self._die_leds:
+            total = _die_face(self, now_ms)
+            if total:
+                _lay_die(self, total)
+        total = _fit(self, _total(self._ink_grb, self._frame_uses, self._ink_count))
         _copy(out, self._ink_grb, self._frame_ink, self.led_count)
         ma = self.idle_ma + (total * self.ma_per_channel + 254) // 255
         self.last_current_ma = ma
         return ma
 
-    def _fit(self, total):
-        # Scale the inks into the budget if needed; returns the frame's channel sum.
-        need = total * self.ma_per_channel
-        if need <= self._allowed:
-            return total
-        # One 16-bit fixed-point factor for every channel, rounded down so the estimate lands at or just
-        # under the budget; the divisor is rounded up for the same reason.
-        _scale(self._ink_grb, 3 * self._ink_count, (self._allowed << 8) // ((need >> 8) + 1))
-        return _total(self._ink_grb, self._frame_uses, self._ink_count)
 
-    def _pattern_levels(self, now_ms):
-        _levels(self._level, now_ms, self.brightness + 1)
+# Render's steps as module functions (a method is looked up in the scene's instance dictionary first).
 
-    def _die_face(self, now_ms):
-        # The pips lit this frame; 0 when the die LEDs show their set() meanings.
-        if not self._die_leds:
-            return 0
-        if self._waiting_count > 1:
-            value = self._waiting[(now_ms // _WAITING_SLOT_MS) % self._waiting_count]
-        elif self._die_value:
-            value = self._die_value
-        else:
-            return 0
-        if len(self._die_leds) == 7:
-            return DIE_FACES[value]
-        return (1 << value) - 1
 
-    def _lay_die(self, face):
-        # while, not for: a for loop's extra slots would push this frame onto the MicroPython heap
-        if not face:
-            return
-        i = 0
-        n = len(self._die_leds)
-        while i < n:
-            self._lay_pip(self._die_leds[i], _DIE_INK if face >> i & 1 else 0)
-            i += 1
+def _fit(sc, total):
+    # Scale the inks into the budget if needed; returns the frame's channel sum.
+    need = total * sc.ma_per_channel
+    if need <= sc._allowed:
+        return total
+    # One 16-bit fixed-point factor for every channel, rounded down so the estimate lands at or just
+    # under the budget; the divisor is rounded up for the same reason.
+    _scale(sc._ink_grb, 3 * sc._ink_count, (sc._allowed << 8) // ((need >> 8) + 1))
+    return _total(sc._ink_grb, sc._frame_uses, sc._ink_count)
 
-    def _lay_pip(self, led, ink):
-        uses = self._frame_uses
-        uses[self._frame_ink[led]] -= 1
-        uses[ink] += 1
-        self._frame_ink[led] = ink
+
+def _die_face(sc, now_ms):
+    # The pips lit this frame; 0 when the die LEDs show their set() meanings.
+    if sc._waiting_count > 1:
+        value = sc._waiting[(now_ms // _WAITING_SLOT_MS) % sc._waiting_count]
+    elif sc._die_value:
+        value = sc._die_value
+    else:
+        return 0
+    if len(sc._die_leds) == 7:
+        return DIE_FACES[value]
+    return (1 << value) - 1
+
+
+def _lay_die(sc, face):
+    # while, not for: a for loop's extra slots would push this frame onto the MicroPython heap
+    leds = sc._die_leds
+    uses = sc._frame_uses
+    fi = sc._frame_ink
+    i = 0
+    while i < len(leds):
+        uses[fi[leds[i]]] -= 1
+        fi[leds[i]] = _DIE_INK if face >> i & 1 else 0
+        uses[fi[leds[i]]] += 1
+        i += 1
 
 
 # ---- Kernels: the per-LED loops. Plain Python here (and on CPython); on MicroPython the same code is

@@ -108,3 +108,25 @@ def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
                 moves[i],
                 sensed,
             )
+
+
+def test_inlined_constants_agree():
+    # referee, referee_judge and referee_lights inline ludus.referee_states' values as private const()s
+    # (no global lookup), and the judge the kinds 1..3 below: their source must agree (CPython reads it)
+    import sys
+
+    if sys.implementation.name == "micropython":
+        return
+    import os
+    import re
+
+    from ludus import referee_states
+
+    assert (MATCH, PARTIAL, FOREIGN) == (1, 2, 3)
+    here = os.path.dirname(referee_states.__file__)
+    for name in ("referee", "referee_judge", "referee_lights"):
+        with open(os.path.join(here, name + ".py")) as f:
+            found = re.findall(r"^_([A-Z_]+) = const\((\d+)\)", f.read(), re.M)
+        assert found
+        for const_name, value in found:
+            assert getattr(referee_states, const_name) == int(value), (name, const_name)
