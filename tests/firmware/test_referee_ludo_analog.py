@@ -8,6 +8,7 @@ the calibration test runs on both runtimes."""
 
 from array import array
 
+from ludo_scenes import capture_a_pair_in_either_order
 from referee_rig import InstantOccupancy, Rig
 from support import cpython_only as heavy
 
@@ -119,22 +120,7 @@ def test_analog_master_wall_half_moved_is_still_ambiguous_until_the_second_token
 
 @heavy
 def test_analog_capture_of_a_pair_in_classic_either_order():
-    for order in ("mover first", "victims first"):
-        rig = at("ludo classic seats=gr turn=g rolls=4 g=t5,base,base,base r=t9,t9,base,base")
-        if order == "mover first":
-            rig.move("t5", "t9")
-            assert rig.situation() == "moving", order
-        rig.move("t9", "red.base")
-        rig.move("t9", "red.base")
-        seen = rig.take()
-        if order == "mover first":
-            assert [e for e in seen if e["event"] == "mismatch"] == []
-        # Victims first, t9 reads empty for a moment, below what it holds after the move: the
-        # inference shows that as a difference until the mover lands (docs/referee.md, "Limits").
-        if order == "victims first":
-            rig.move("t5", "t9")
-            seen = rig.take()
-        assert [e["move"] for e in seen if e["event"] == "move"] == ["4 green.0 t5-t9 x red.0,red.1"], order
+    capture_a_pair_in_either_order(at)
 
 
 @heavy
