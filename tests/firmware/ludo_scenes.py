@@ -78,24 +78,3 @@ def clocked(position, turn_clock=True):
     rig.settle()
     rig.start_at(position)
     return rig
-
-
-def capture_a_pair_in_either_order(at):
-    """Classic: a green token captures a red pair, carried out mover first and victims first, on the rig
-    that `at` makes (presence or analog sensors)."""
-    for order in ("mover first", "victims first"):
-        rig = at("ludo classic seats=gr turn=g rolls=4 g=t5,base,base,base r=t9,t9,base,base")
-        if order == "mover first":
-            rig.move("t5", "t9")
-            assert rig.situation() == "moving", order
-        rig.move("t9", "red.base")
-        rig.move("t9", "red.base")  # victims first: t9 is empty until the green token lands
-        seen = rig.take()
-        if order == "mover first":
-            assert [e for e in seen if e["event"] == "mismatch"] == []
-        # Victims first, t9 reads empty for a moment, below what it holds after the move: the
-        # inference shows that as a difference until the mover lands (docs/referee.md, "Limits").
-        if order == "victims first":
-            rig.move("t5", "t9")
-            seen = rig.take()
-        assert [e["move"] for e in seen if e["event"] == "move"] == ["4 green.0 t5-t9 x red.0,red.1"], order

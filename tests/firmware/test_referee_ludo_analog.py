@@ -8,7 +8,7 @@ the calibration test runs on both runtimes."""
 
 from array import array
 
-from ludo_scenes import capture_a_pair_in_either_order
+from ludo_pair_scene import capture_a_pair_in_either_order
 from referee_rig import InstantOccupancy, Rig
 from support import cpython_only as heavy
 

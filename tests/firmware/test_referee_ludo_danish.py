@@ -5,7 +5,8 @@ Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py. E
 kept small: under the MicroPython unix port's 160K heap the test module is compiled from source beside
 the Ludo rules and a Referee (docs/referee.md, "Memory")."""
 
-from ludo_scenes import at, capture_a_pair_in_either_order, game_of, moves_of
+from ludo_pair_scene import capture_a_pair_in_either_order
+from ludo_scenes import at, game_of, moves_of
 from ludus import ludo
 from support import cpython_only as heavy
 
