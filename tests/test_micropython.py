@@ -4,6 +4,7 @@ pytest run proves the firmware on both runtimes."""
 import glob
 import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -13,26 +14,32 @@ FILES = sorted(glob.glob(os.path.join(ROOT, "tests", "firmware", "test_*.py")))
 
 
 @pytest.fixture(scope="session")
-def compiled_firmware(tmp_path_factory):
-    """The ludus package compiled by mpy-cross for the unix port, as it would be deployed on a Pico."""
-    out = tmp_path_factory.mktemp("mpy")
-    for path in glob.glob(os.path.join(ROOT, "firmware", "ludus", "**", "*.py"), recursive=True):
+def compiled_firmware():
+    """The ludus package compiled by mpy-cross for the unix port, as it would be deployed on a Pico.
+
+    Heap use near the 160K cap depends on every string the interpreter holds, file names included, so
+    the bytecode names its sources relatively (-s) and lives at a fixed path under the checkout: the
+    run is the same wherever the repository is cloned."""
+    out = os.path.join("build", "mpy-test")
+    shutil.rmtree(os.path.join(ROOT, out), ignore_errors=True)
+    for path in sorted(glob.glob(os.path.join(ROOT, "firmware", "ludus", "**", "*.py"), recursive=True)):
         rel = os.path.relpath(path, os.path.join(ROOT, "firmware"))
-        target = out / (rel[:-3] + ".mpy")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run(
-            [tool("mpy-cross"), "-march=x64", "-o", str(target), path], capture_output=True, text=True
-        )
+        target = os.path.join(ROOT, out, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        cmd = [tool("mpy-cross"), "-march=x64", "-s", rel, "-o", target, path]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
-    return str(out)
+    return out
 
 
 @pytest.mark.cpython_only
 @pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p) for p in FILES])
 def test_under_micropython(path, compiled_firmware):
-    runner = os.path.join(ROOT, "tests", "mpy_runner.py")
+    # Relative paths and cwd=ROOT: see compiled_firmware.
+    runner = os.path.join("tests", "mpy_runner.py")
+    test_file = os.path.relpath(path, ROOT)
     proc = subprocess.run(
-        [tool("micropython"), "-X", "heapsize=" + HEAP, runner, "--mpy", compiled_firmware, path],
+        [tool("micropython"), "-X", "heapsize=" + HEAP, runner, "--mpy", compiled_firmware, test_file],
         capture_output=True,
         text=True,
         timeout=1200,
