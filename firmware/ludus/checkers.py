@@ -11,6 +11,9 @@ geometry lives in checkers_board, the generator in checkers_moves, setups and op
 checkers_config, reading and writing text in checkers_text (imported on first use, so a game that only
 plays moves keeps it off the heap); the names other layers need are re-exported here."""
 
+from array import array
+
+from ludus import checkers_moves as _moves
 from ludus.checkers_board import (  # noqa: F401 (geometry re-exported for other layers)
     CENTRE,
     COL,
@@ -46,12 +49,23 @@ from ludus.checkers_moves import (  # noqa: F401
     PASS_CODE,
     PASS_TEXT,
     Move,
+    has_code,
     long_hops,
     moves_of,
 )
 from ludus.errors import IllegalMoveError, NotationError
 
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
 GAME = "checkers"
+_PASS_CODE = const(0)  # PASS_CODE, without a global lookup
+_HOLES = const(121)  # HOLE_COUNT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -184,25 +198,24 @@ class CheckersGame:
     # -- moves --------------------------------------------------------------------------------
 
     def _codes(self, seat, sources=None):
-        cfg = self.config
-        out = []
         if sources is None:
             sources = self._pieces[seat]
-        cfg.generate(self._board, sources, out, cfg.ends, cfg.locks)
-        return out
+        return _generate(self.config, self._board, sources)
 
     def legal_move_codes(self):
         """The legal moves of the seat to move as small ints, (from << 7) | to: legal_moves() without
         building Move objects (for the board, perft and benchmarks; their shortest chains are left in
         checkers_moves.PARENTS). Pieces come in the order of the game's piece list, which depends on
         the moves played (legal_moves() sorts them). [] once the game is over; [PASS_CODE] (0) when
-        the seat to move must pass. The game keeps the list until the position changes, so that push()
-        of a move from it need not generate again: do not modify it."""
+        the seat to move must pass. An array("H") (MicroPython's `in` does not search one: see
+        checkers_moves.has_code). The game keeps it until the position changes, so that push() of a
+        move from it need not generate again: do not modify it."""
         cfg = self.config
-        codes = []
-        # (_over_quick() and _codes() written out: this runs for every move on the board)
-        if not (cfg.cap and self._plies >= cfg.cap) and len(self._finished) < cfg.seats - 1:
-            cfg.generate(self._board, self._pieces[self.turn], codes, cfg.ends, cfg.locks)
+        # (_over_quick() written out: this runs for every move on the board)
+        if (cfg.cap and self._plies >= cfg.cap) or len(self._finished) >= cfg.seats - 1:
+            codes = array("H")
+        else:
+            codes = _generate(cfg, self._board, self._pieces[self.turn])
             if not codes and not self.is_over():
                 codes.append(PASS_CODE)
         self._legal_codes = codes
@@ -219,7 +232,7 @@ class CheckersGame:
         if not codes:
             if self.is_over():
                 return []
-            self._legal_codes = [PASS_CODE]
+            self._legal_codes = array("H", (PASS_CODE,))
             return [PASS]
         self._legal_codes = codes  # for push(), as legal_move_codes() leaves them
         return moves_of(codes, sources)
@@ -256,48 +269,7 @@ class CheckersGame:
             b[frm] = saved
         return tuple(out)
 
-    def _make(self, m):
-        seat = self.turn
-        undo = seat << 3 | len(self._finished)
-        cfg = self.config
-        self._blocked = -1
-        self._legal_codes = None
-        if m:
-            b = self._board
-            frm = m >> 7
-            to = m & 127
-            code = b[frm]
-            b[frm] = 0
-            b[to] = code
-            pieces = self._pieces[seat]
-            pieces[pieces.index(frm)] = to
-            target_of = cfg.target_of
-            t = target_of[frm]
-            if t:
-                self._filled[t] -= 1
-                if t == code:
-                    self._home[code] -= 1
-            t = target_of[to]
-            if t:
-                self._filled[t] += 1
-                if t == code:
-                    self._home[code] += 1
-                    if self._seat_done(seat):
-                        self._finish(seat)
-                if cfg.antispoil:
-                    # A move may complete a target for its owner, or for the mover's other set.
-                    owner = cfg.set_seat[t]
-                    if not self._done[owner] and self._seat_done(owner):
-                        self._finish(owner)
-        self._plies += 1
-        n = cfg.seats
-        nxt = seat
-        for _ in range(n):
-            nxt = (nxt + 1) % n
-            if not self._done[nxt]:
-                break
-        self.turn = nxt
-        return undo
+    # (playing a move is _make, a module function below: push and perft call it without a lookup)
 
     def _finish(self, seat):
         if not self._done[seat]:
@@ -339,20 +311,20 @@ class CheckersGame:
         not legal here. A move among the position's legal_move_codes(), once worked out, is checked
         against them without generating again; trusted=True skips the check altogether (for a move
         the caller took from this position's own legal moves)."""
+        # (frames of at most 11 slots stay off the heap: the work is in module functions)
         frm = move.frm
         to = move.to
         if frm < 0:
-            code = PASS_CODE
-        elif 0 <= frm < HOLE_COUNT and 0 <= to < HOLE_COUNT:
+            code = _PASS_CODE
+        elif 0 <= frm < _HOLES and 0 <= to < _HOLES:
             code = frm << 7 | to
         else:
             code = -1  # not a hole: _legal names the fault
         if not trusted:
             legal = self._legal_codes
-            if legal is None or code not in legal:
+            if legal is None or not has_code(legal, code):
                 self._legal(frm, to)
-        # One small int per move (no heap on either runtime): the move code and the undo state.
-        self._stack.append(self._make(code) << 14 | code)
+        _push(self, code)
 
     def pop(self):
         """Take back the last move and return it (with a shortest path in the restored position)."""
@@ -421,11 +393,11 @@ class CheckersGame:
         if depth == 1:
             return len(codes)
         total = 0
-        make = self._make
+        make = _make
         unmake = self._unmake
         perft = self.perft
         for m in codes:
-            undo = make(m)
+            undo = make(self, m)
             total += perft(depth - 1)
             unmake(m, undo)
         return total
@@ -460,7 +432,91 @@ class CheckersGame:
 
 
 # ---------------------------------------------------------------------------------------------
+# Playing a move: module functions (no method lookup through the game), each with a frame small
+# enough (at most 11 locals and stack slots) for MicroPython to keep it off the heap.
+
+
+def _push(game, code):
+    # one small int per move (no heap on either runtime): the undo state and the move code
+    game._stack.append(_make(game, code) << 14 | code)
+
+
+def _make(game, m):
+    seat = game.turn
+    undo = seat << 3 | len(game._finished)
+    game._blocked = -1
+    game._legal_codes = None
+    if m:
+        _carry(game, m >> 7, m & 127)
+    game._plies += 1
+    game.turn = _next_seat(game._done, seat, game.config.seats)
+    return undo
+
+
+def _next_seat(done, seat, n):
+    # the next seat after `seat` that has not finished (seat itself if every other one has)
+    nxt = (seat + 1) % n
+    while done[nxt] and nxt != seat:
+        nxt = (nxt + 1) % n
+    return nxt
+
+
+def _carry(game, frm, to):
+    # the piece of the seat to move (game.turn) from frm to to
+    b = game._board
+    code = b[frm]
+    b[frm] = 0
+    b[to] = code
+    b = game._pieces[game.turn]
+    b[b.index(frm)] = to
+    b = game.config.target_of
+    if b[frm] or b[to]:
+        _targets(game, code, b[frm], b[to])
+
+
+def _targets(game, code, t, u):
+    # the target counts after a piece of set `code` left target t and entered target u (0: none),
+    # moved by the seat to move
+    seat = game.turn
+    if t:
+        game._filled[t] -= 1
+        if t == code:
+            game._home[code] -= 1
+    if u:
+        game._filled[u] += 1
+        if u == code:
+            game._home[code] += 1
+            if game._seat_done(seat):
+                game._finish(seat)
+        if game.config.antispoil:
+            # A move may complete a target for its owner, or for the mover's other set.
+            u = game.config.set_seat[u]
+            if not game._done[u] and game._seat_done(u):
+                game._finish(u)
+
+
+# ---------------------------------------------------------------------------------------------
 # Building games
+
+
+def _generate(cfg, board, sources):
+    # the move codes of the pieces on sources, as a new array("H")
+    gen = cfg.gen_codes
+    if gen is None:
+        return _append_codes(cfg, board, sources)
+    out = _moves.CODES
+    n = gen(board, sources, out, cfg)
+    if n > len(out):  # more moves than ever before: a larger buffer, and generate again
+        out = _moves.CODES = array("H", bytes(2 * n))
+        gen(board, sources, out, cfg)
+    return out[:n]
+
+
+def _append_codes(cfg, board, sources):
+    # _generate() without the viper generator (CPython, the long-hop option)
+    out = array("H")
+    cfg.generate(board, sources, out, cfg.ends, cfg.locks)
+    return out
 
 
 def _start_board(config):

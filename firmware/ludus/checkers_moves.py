@@ -6,6 +6,7 @@ code - 1) and appends one small int per move, (from << 7) | to, so counting move
 but the list."""
 
 import sys
+from array import array
 
 from ludus.checkers_board import COL, HOLE_COUNT, JUMPS, NEIGHBOURS, NO_HOLE, ROW, STEP, adjacent
 
@@ -29,6 +30,9 @@ PARENTS = bytearray(30 * HOLE_COUNT)
 VISITED = bytearray(HOLE_COUNT)
 QUEUE = bytearray(HOLE_COUNT)
 STAMP = bytearray(1)
+# CODES: where fast_codes writes a position's move codes before they are copied out (grown when a
+# position has more moves); made at import like PARENTS.
+CODES = array("H", bytes(2 * 128))
 ALL_HOLES = bytes([1] * HOLE_COUNT)
 NO_HOLES = bytes(HOLE_COUNT)
 
@@ -239,11 +243,29 @@ MAX_COUNT = const(1000000)  # the largest move count or move cap the notation ac
 
 # On MicroPython the same generator compiled by the viper emitter (checkers_native) is several times
 # faster; it is checked against generate() and the tests' reference on every MicroPython test run.
+def python_has_code(codes, code):
+    """True if the move codes (a list or an array("H")) hold code: MicroPython's `in` does not
+    search an array, so the game asks this (a viper loop on MicroPython)."""
+    for c in codes:
+        if c == code:
+            return True
+    return False
+
+
 python_generate = generate
 fast_generate = generate
+has_code = python_has_code
+# fast_codes(b, sources, out, config): the viper generator writing the codes into the array("H")
+# out and returning their count (only the first len(out) written): no list to append to, one call per
+# move fewer. None where there is no viper generator (the game then appends into an array("H")).
+fast_codes = None
 if sys.implementation.name == "micropython":
     try:
         # the viper generator has no long_hop parameter: the config uses generate_long for that
         from ludus.checkers_native import generate as fast_generate  # type: ignore[assignment]
+        from ludus.checkers_native import generate_codes as fast_codes  # type: ignore[assignment]
+        from ludus.checkers_native import has_code  # type: ignore[assignment]
     except Exception:  # a build without the native emitter keeps the bytecode generator
         fast_generate = generate
+        fast_codes = None
+        has_code = python_has_code

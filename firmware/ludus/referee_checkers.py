@@ -1,6 +1,8 @@
 """The referee's Chinese Checkers adapter: setups, seat colours, move tables from the game's move
 codes (no move objects but for the move played), jump-chain continuations. See ludus.referee_games."""
 
+from array import array
+
 from ludus import checkers
 from ludus.checkers_board import COL, ROW
 from ludus.palette import checkers_colour
@@ -48,7 +50,8 @@ class CheckersAdapter(GameAdapter):
         return table.count
 
     def load_one(self, game, table, expected, move):
-        table.load_steps(expected, [move.frm << 7 | move.to if move.frm >= 0 else checkers.PASS_CODE])
+        code = move.frm << 7 | move.to if move.frm >= 0 else checkers.PASS_CODE
+        table.load_steps(expected, array("H", (code,)))
 
     def move(self, game, code):
         if code == checkers.PASS_CODE:

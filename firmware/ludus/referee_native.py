@@ -83,7 +83,8 @@ def list_diffs(sensed, exp_sat, n: int, out):
 
 @micropython.viper
 def load_steps(table, codes, n: int):
-    """See MoveTable.load_steps (codes: a list of ints; the table's arrays are large enough)."""
+    """See MoveTable.load_steps (codes: an array("H"); the table's arrays are large enough)."""
+    c = ptr16(codes)
     place = ptr8(table.place)
     delta = ptr8(table.delta)
     owner = ptr16(table.owner)
@@ -94,7 +95,7 @@ def load_steps(table, codes, n: int):
     i = 0
     while i < n:
         start[i] = k
-        code = int(codes[i])
+        code = int(c[i])
         if code:
             p = code >> 7
             place[k] = p

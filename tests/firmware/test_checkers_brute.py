@@ -219,7 +219,7 @@ def compare(spec, board, turn, opts="-", big=False):
         gc.collect()
     codes = game.legal_move_codes()
     if not want:
-        assert codes == [checkers.PASS_CODE] and [str(m) for m in game.legal_moves()] == ["pass"], text
+        assert list(codes) == [checkers.PASS_CODE] and [str(m) for m in game.legal_moves()] == ["pass"], text
         return 0
     assert len(set(codes)) == len(codes), "a move listed twice in %s" % text
     cfg = game.config

@@ -2,8 +2,10 @@
 steps, jumps over exactly one piece, chains, the ban on ending where a chain started, one move per
 (from, to) with a shortest path, finishing and placements, passing, and every setup and option."""
 
+from array import array
+
 import support
-from ludus import checkers
+from ludus import checkers, checkers_moves
 from ludus.errors import ConfigError, IllegalMoveError, NotationError
 
 C = (8, 12)  # the centre hole h60, as (row, column in half pitches)
@@ -301,7 +303,7 @@ def test_a_seat_without_a_move_passes():
         pieces[wall[i]] = "d" if i < 10 else "e"
     game = position("2x2", pieces, opts="locked")
     assert [str(m) for m in game.legal_moves()] == ["pass"]
-    assert game.legal_move_codes() == [checkers.PASS_CODE]
+    assert list(game.legal_move_codes()) == [checkers.PASS_CODE]
     assert not game.is_over()
     game.push(game.parse_move("pass"))
     assert game.turn == 1 and game.plies == 1
@@ -571,6 +573,9 @@ def test_copy_is_independent_and_keeps_the_move_stack():
 def test_push_checks_moves_against_the_legal_codes_and_trusted_moves_skip_the_check():
     game = checkers.start_position("2")
     codes = game.legal_move_codes()
+    # an array("H") (the referee's move table reads it directly); has_code searches it
+    assert type(codes) is type(array("H")) and len(codes) == 14
+    assert checkers_moves.has_code(codes, codes[3]) and not checkers_moves.has_code(codes, 7 << 7 | 60)
     start = game.notation()
     # with the codes worked out, an illegal move is still refused, with the rule named
     for frm, to in ((7, 60), (60, 61), (3, 7), (7, 200), (200, 7), (-1, -1)):
@@ -593,7 +598,7 @@ def test_push_checks_moves_against_the_legal_codes_and_trusted_moves_skip_the_ch
             game.push(m, trusted=True)
         else:
             game.push(checkers.Move(m.frm, m.to, ()), trusted=True)  # a trusted move needs no path
-        assert game.legal_move_codes() != codes and (m.frm << 7 | m.to) not in game.legal_move_codes()
+        assert game.legal_move_codes() != codes and (m.frm << 7 | m.to) not in list(game.legal_move_codes())
         exc = support.raises(IllegalMoveError, game.push, m)  # the seat that moved is not to move
         results.append(game.notation())
         assert game.pop() == m and game.legal_move_codes() == codes
@@ -607,6 +612,24 @@ def test_push_checks_passes_and_game_ends_with_the_legal_codes_known():
     assert "cannot pass" in support.message_of(exc)
     game.push(game.legal_moves()[0])
     game.push(game.legal_moves()[0])
-    assert game.legal_move_codes() == []
+    assert list(game.legal_move_codes()) == []
     exc = support.raises(IllegalMoveError, game.push, checkers.Move(3, 14, (3, 14)))
     assert "over" in support.message_of(exc)
+
+
+def test_legal_move_codes_grow_the_shared_buffer_when_a_position_has_more_moves():
+    # (MicroPython: the viper generator writes into checkers_moves.CODES, grown and run again when
+    # a position has more moves than it holds; CPython appends into the array directly)
+    game = checkers.start_position("6")
+    game.push(game.legal_moves()[0])
+    want = list(game.legal_move_codes())
+    saved = checkers_moves.CODES
+    checkers_moves.CODES = array("H", bytes(4))
+    try:
+        game.push(game.legal_moves()[0])
+        game.pop()
+        assert list(game.legal_move_codes()) == want and len(want) > 2
+        if checkers_moves.fast_codes is not None:
+            assert len(checkers_moves.CODES) == len(want)
+    finally:
+        checkers_moves.CODES = saved
