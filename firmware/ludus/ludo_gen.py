@@ -37,11 +37,12 @@ def _legal(self):
             if r not in distinct:
                 distinct.append(r)
         rolls = distinct
-    return self._gen(rolls)
+    return _gen(self, rolls)
 
 
 def _gen(self, rolls):
-    """The moves for the waiting rolls, after the compulsory-capture filter."""
+    """The moves for the waiting rolls, after the compulsory-capture filter. (A module function on the
+    hot path: called directly, not looked up through the game's full instance dictionary.)"""
     s = self.turn
     if self._teams and self._finished(s):
         s = (s + 2) % 4
@@ -52,10 +53,7 @@ def _gen(self, rolls):
     absq = self.geo.abs_of[s]
     total = self.total
     plain = self._plain
-    land = self._land
     simple = self._simple
-    safe = self._safe
-    occ = self.occ
     out = []
     append = out.append
     anycap = False
@@ -70,9 +68,9 @@ def _gen(self, rolls):
                 if entered or not entry_ok:
                     continue
                 entered = True
-                m = land(gi, s, -1, 0, r, 0, 0)
+                m = _land(self, gi, s, -1, 0, r, 0, 0)
             else:
-                if pos.index(p, base) != gi:
+                if gi > base and pos.index(p, base) != gi:
                     continue  # tokens sharing a square are interchangeable too
                 q = p + v
                 if q < T:
@@ -84,23 +82,28 @@ def _gen(self, rolls):
                         if simple:
                             # _land, in short, for shared squares where every opponent is captured
                             # except on a safe square (where all stay)
+                            occ = self.occ
                             a4 = a * 4
-                            if safe[a] or total[a] == occ[a4 + s]:
+                            if self._safe[a] or total[a] == occ[a4 + s]:
                                 append((1, gi, r, p, q, (), -1, 0, 0, -1))
                                 continue
-                            won = ()
+                            won: tuple = ()
                             for c in self._opp[s]:
                                 if occ[a4 + c]:
-                                    won += self._tokens_at(c, a)
+                                    # _tokens_at, in short: seat c's tokens on square a
+                                    d = (a - self.geo.starts[c]) % self.L
+                                    for g in range(c * 4, c * 4 + 4):
+                                        if pos[g] == d:
+                                            won += (g,)
                             append((1, gi, r, p, q, won, -1, 0, 0, -1))
                             anycap = True
                             continue
-                    m = land(gi, s, p, q, r, 0, q)
+                    m = _land(self, gi, s, p, q, r, 0, q)
                 else:
-                    m = self._single(gi, v, r, entry_ok)
+                    m = _single(self, gi, v, r, entry_ok)
                     if self._lap and p < T and (m.__class__ is int or not m[7]):
                         q2 = q - self.L if q >= self.L else q
-                        m2 = land(gi, s, p, q2, r, 1, q)
+                        m2 = _land(self, gi, s, p, q2, r, 1, q)
                         if m2.__class__ is not int and m2[5]:
                             append(m2)
                             anycap = True
@@ -109,7 +112,7 @@ def _gen(self, rolls):
                     anycap = True
                 append(m)
         if self._walls:
-            self._gen_walls(s, v, r, out)
+            _gen_walls(self, s, v, r, out)
             anycap = True  # (wall moves: let the filter look)
     if anycap and self._must:
         caps = [m for m in out if m[5]]
@@ -126,25 +129,25 @@ def _single(self, gi, v, r, entry_ok):
     if p < 0:
         if not entry_ok:
             return R_ENTRY
-        return self._land(gi, s, -1, 0, r, 0, 0)
+        return _land(self, gi, s, -1, 0, r, 0, 0)
     geo = self.geo
     if p >= geo.FIN:
         return R_DONE
     if p >= L:
-        return self._column(gi, s, p, p - L + v, r)
+        return _column(self, gi, s, p, p - L + v, r)
     T = self.T
     q = p + v
     if p < T:
         if q < T:
-            return self._land(gi, s, p, q, r, 0, q)
+            return _land(self, gi, s, p, q, r, 0, q)
         if self._cbh and not (self.captured >> s) & 1:
             # capture before home: until it has captured, the token goes on round the track
-            return self._land(gi, s, p, q - L if q >= L else q, r, 1, q)
-        if self._walls and self._wall_between(s, p + 1, T - 1, -1):
+            return _land(self, gi, s, p, q - L if q >= L else q, r, 1, q)
+        if self._walls and _wall_between(self, s, p + 1, T - 1, -1):
             return R_WALL
-        return self._column(gi, s, p, q - T, r)
+        return _column(self, gi, s, p, q - T, r)
     # on the square after its own home entry (after an extra lap): round again
-    return self._land(gi, s, p, q - L, r, 0, q)
+    return _land(self, gi, s, p, q - L, r, 0, q)
 
 
 def _column(self, gi, s, p, k, r):
@@ -204,7 +207,7 @@ def _land(self, gi, s, p, q, r, lap, end):
     path). Applies walls, star/arrow jumps, occupancy, captures and protection."""
     geo = self.geo
     a = geo.abs_of[s][q]
-    if self._walls and self._wall_between(s, p + 1 if p >= 0 else 0, end, -1):
+    if self._walls and _wall_between(self, s, p + 1 if p >= 0 else 0, end, -1):
         return R_WALL
     via = -1
     if self._stars:
@@ -236,7 +239,7 @@ def _land(self, gi, s, p, q, r, lap, end):
             return R_OCCUPIED
         for c in self._opp[s]:
             if occ[a4 + c]:
-                caps = self._tokens_at(c, a)
+                caps = _tokens_at(self, c, a)
         return (STEP if p >= 0 else ENTER, gi, r, p, q, caps, via, lap, 0, -1)
     protected = False
     safe = geo.safe[a]
@@ -248,13 +251,13 @@ def _land(self, gi, s, p, q, r, lap, end):
             return R_WALL_LAND
         if safe:
             if p < 0 and self._globes and n < 2:
-                caps += self._tokens_at(c, a)  # globe: the owner brings a token out
+                caps += _tokens_at(self, c, a)  # globe: the owner brings a token out
             else:
                 protected = True
         elif n >= 2 and not self._pairs:
             protected = True
         else:
-            caps += self._tokens_at(c, a)
+            caps += _tokens_at(self, c, a)
     if protected and p >= 0:
         b = self._blocked
         if b == "home":
@@ -291,9 +294,9 @@ def _gen_walls(self, s, v, r, out):
             if self._cbh and not (self.captured >> s) & 1:
                 lap = 1  # capture before home: on round the track
             else:
-                if self._wall_between(s, p + 1, T - 1, -1):
+                if _wall_between(self, s, p + 1, T - 1, -1):
                     continue
-                m = self._column(gi, s, p, q - T, r)
+                m = _column(self, gi, s, p, q - T, r)
                 if m.__class__ is not int:
                     out.append((WALL,) + m[1:9] + (gj,))
                 continue
@@ -302,7 +305,7 @@ def _gen_walls(self, s, v, r, out):
             q -= L
         absq = geo.abs_of[s]
         a = absq[q]
-        if self._wall_between(s, p + 1, end, a):
+        if _wall_between(self, s, p + 1, end, a):
             continue
         a4 = a * 4
         caps = ()
@@ -315,6 +318,6 @@ def _gen_walls(self, s, v, r, out):
                 if n >= 2:
                     blocked = True  # a wall on a safe square cannot be captured
             else:
-                caps += self._tokens_at(c, a)
+                caps += _tokens_at(self, c, a)
         if not blocked:
             out.append((WALL, gi, r, p, q, caps, -1, lap, 0, gj))

@@ -81,39 +81,12 @@ class LudoMove:
         return hash(self.t)
 
     def text(self):
-        kind, gi, roll, frm, to, caps, via, lap, _home, gi2 = self.t
-        if kind == START:
-            return "start"
-        if kind == COLOUR:
-            return "colour"
-        geo = _TRACK_OF_CLASS[type(self)]
-        s = gi >> 2
-        # one string built (each new string costs a search of the interned strings on MicroPython):
-        # kept texts for the roll and the token, a track square's number formatted in place
-        L = geo.L
-        absq = geo.abs_of[s]
-        tok = _TOKEN_TEXT[gi]
-        if gi2 >= 0:
-            tok += "+" + _TOKEN_TEXT[gi2]
-        f = 0
-        if 0 <= frm < L:
-            a = absq[frm]
-            f = 2
-        else:
-            a = geo.place(s, frm)
-        if 0 <= to < L:
-            b = absq[to]
-            f += 1
-        else:
-            b = geo.place(s, to)
-        out = _TEXT_FORMATS[f] % (_ROLL_TEXT[roll] if roll < 13 else roll_text(roll), tok, a, b)
-        if via >= 0:
-            out += " via " + geo.place(s, via)
-        if lap:
-            out += " lap"
-        if caps:
-            out += " x " + ",".join(_TOKEN_TEXT[c] for c in caps)
-        return out
+        t = self.t
+        if t[0] >= START:
+            return "start" if t[0] == START else "colour"
+        if t[5] or t[6] >= 0 or t[7] or t[9] >= 0:
+            return _full_text(_TRACK_OF_CLASS[type(self)], t)
+        return _plain_text(_TRACK_OF_CLASS[type(self)], t)
 
     def __str__(self):
         return self.text()
@@ -150,6 +123,57 @@ _TOKEN_TEXT = tuple("%s.%d" % (COLOURS[g >> 2], g & 3) for g in range(16))  # "g
 _ROLL_TEXT = tuple(str(r) for r in range(13))
 # by (from on the track) * 2 + (to on the track): a track square is given by its number
 _TEXT_FORMATS = ("%s %s %s-%s", "%s %s %s-t%d", "%s %s t%d-%s", "%s %s t%d-t%d")
+
+
+def _plain_text(geo, t):
+    # one string built (each new string costs a search of the interned strings on MicroPython): kept
+    # texts for the roll and the token, a track square's number formatted in place. (Few locals: a
+    # frame of more than 11 slots, locals and stack, would be taken from the MicroPython heap.)
+    f = 0
+    a = t[3]
+    if 0 <= a < geo.L:
+        a = geo.abs_of[t[1] >> 2][a]
+        f = 2
+    else:
+        a = geo.place(t[1] >> 2, a)
+    b = t[4]
+    if 0 <= b < geo.L:
+        b = geo.abs_of[t[1] >> 2][b]
+        f += 1
+    else:
+        b = geo.place(t[1] >> 2, b)
+    x = _ROLL_TEXT[t[2]] if t[2] < 13 else roll_text(t[2])
+    return _TEXT_FORMATS[f] % (x, _TOKEN_TEXT[t[1]], a, b)
+
+
+def _full_text(geo, t):
+    # a wall, a jump, a lap or a capture: the plain text and its parts
+    kind, gi, roll, frm, to, caps, via, lap, _home, gi2 = t
+    s = gi >> 2
+    L = geo.L
+    absq = geo.abs_of[s]
+    tok = _TOKEN_TEXT[gi]
+    if gi2 >= 0:
+        tok += "+" + _TOKEN_TEXT[gi2]
+    f = 0
+    if 0 <= frm < L:
+        a = absq[frm]
+        f = 2
+    else:
+        a = geo.place(s, frm)
+    if 0 <= to < L:
+        b = absq[to]
+        f += 1
+    else:
+        b = geo.place(s, to)
+    out = _TEXT_FORMATS[f] % (_ROLL_TEXT[roll] if roll < 13 else roll_text(roll), tok, a, b)
+    if via >= 0:
+        out += " via " + geo.place(s, via)
+    if lap:
+        out += " lap"
+    if caps:
+        out += " x " + ",".join(_TOKEN_TEXT[c] for c in caps)
+    return out
 
 
 def roll_text(r):

@@ -4,7 +4,12 @@ kept in a module of their own so each module compiles in a small heap."""
 
 from ludus.errors import IllegalMoveError, NotationError
 from ludus.ludo_board import BASE
+from ludus.ludo_gen import _gen, _legal
 from ludus.ludo_move import CHOICE, ENTRY_FLAG, ORDER, OVER, PLAY, START, LudoMove
+
+# The hot path (push, apply_roll and what they call) calls the module's functions directly: a method
+# looked up through the game's instance dictionary (many attributes) costs several hundred instructions
+# on MicroPython, a module global about 200.
 
 
 def _new_turn(self, s):
@@ -39,7 +44,7 @@ def _next_turn(self):
             self.phase = OVER
             self.owe = 0
             return
-    self._new_turn(s)
+    _new_turn(self, s)
 
 
 def _settle(self):
@@ -50,7 +55,7 @@ def _settle(self):
     if self.rolls:
         moves = self._cache
         if moves is None:
-            moves = self._cache = self._legal()
+            moves = self._cache = _legal(self)
         if moves:
             return
         self.rolls = []
@@ -63,26 +68,26 @@ def _settle(self):
         self.bonus -= 1
         self.owe = 1
         return
-    self._next_turn()
+    _next_turn(self)
 
 
 def apply_roll(self, value):
     """The die (or one of two dice) shows value 1..6. Applies the roll-off, the six rules, the third
     six void, discards rolls with no legal move and passes the turn."""
     if self.phase != PLAY or not self.owe or self._dice2:
-        self._roll_other(value)
+        _roll_other(self, value)
         return
     if value.__class__ is not int or not 0 < value < 7:
         raise NotationError("die value %r: expected 1..6" % (value,))
     if self.max_undo:
-        self._record()
+        _record(self)
     self._cache = None
     rolls = self.rolls
     if value == 6 and self._six_again:
         if self._void3:
             self.sixes += 1
             if self.sixes >= 3:
-                self._next_turn()
+                _next_turn(self)
                 return
         rolls.append(6)
         if self._roll_first:
@@ -102,15 +107,15 @@ def apply_roll(self, value):
                     self.bonus -= 1
                     self.owe = 1
                 else:
-                    self._next_turn()
+                    _next_turn(self)
                 return
             rolls.append(value)
-            moves = self._cache = self._gen(rolls)
+            moves = self._cache = _gen(self, rolls)
             if moves:
                 return
         else:
             rolls.append(value)
-    self._settle()
+    _settle(self)
 
 
 def _roll_other(self, value):
@@ -123,10 +128,10 @@ def _roll_other(self, value):
     if value.__class__ is not int or not 0 < value < 7:
         raise NotationError("die value %r: expected 1..6" % (value,))
     if self.max_undo:
-        self._record()
+        _record(self)
     self._cache = None
     if phase == ORDER:
-        self._order_roll(value)
+        _order_roll(self, value)
         return
     if not self.die1:
         self.die1 = value
@@ -138,7 +143,7 @@ def _roll_other(self, value):
         if self._void3:
             self.sixes += 1
             if self.sixes >= 3:
-                self._next_turn()
+                _next_turn(self)
                 return
         if self._roll_first:
             self.owe = 1
@@ -154,7 +159,7 @@ def _roll_other(self, value):
     else:
         self.rolls.append(d1)
         self.rolls.append(value)
-    self._settle()
+    _settle(self)
 
 
 def _order_roll(self, value):
@@ -176,82 +181,96 @@ def _order_roll(self, value):
         self.turn = tied[0]
         self.owe = 0
     else:
-        self._new_turn(tied[0])
+        _new_turn(self, tied[0])
 
 
 def push(self, move):
     """Play a move from legal_moves() (or parse_move())."""
-    if self._cache is None:
-        self._cache = self._legal()
-    if not isinstance(move, LudoMove) or move.t not in self._cache:
+    cache = self._cache
+    if cache is None:
+        cache = self._cache = _legal(self)
+    if not isinstance(move, LudoMove) or move.t not in cache:
         raise IllegalMoveError("move %s is not legal here" % (move,))
     if self.max_undo:
-        self._record()
-    self._apply(move.t)
+        _record(self)
+    _apply(self, move.t)
 
 
 def _apply(self, m):
-    """Play move tuple m (from the engine's own list)."""
+    """Play move tuple m (from the engine's own list). (Small functions indexing the tuple: a frame of
+    more than 11 slots, locals and stack, would be taken from the MicroPython heap.)"""
     self._cache = None
-    kind, gi, roll, frm, to, caps, _via, _lap, home, gi2 = m
-    if kind >= START:
-        if kind == START:
-            self._new_turn(self.turn)
+    if m[0] >= START:
+        seats = self.seats
+        if m[0] == START:
+            _new_turn(self, self.turn)
         else:
-            seats = self.seats
-            self._new_turn(seats[(seats.index(self.turn) + 1) % len(seats)])
+            _new_turn(self, seats[(seats.index(self.turn) + 1) % len(seats)])
         return
+    _move_token(self, m)
+    if m[5]:
+        _captures(self, m[1] >> 2, m[5])
+    rolls = self.rolls
+    rolls.remove(m[2])
+    if m[8]:
+        if self._home_again:
+            self.bonus += 1
+        if self._finished(m[1] >> 2):
+            if _seat_done(self, m[1] >> 2):
+                return
+    if not rolls and not self.owe and not self.bonus:
+        _next_turn(self)
+    else:
+        _settle(self)
+
+
+def _move_token(self, m):
+    # token m[1] (and m[9], a wall's second token) from m[3] to m[4]: positions and counts
+    to = m[4]
     pos = self.pos
-    occ = self.occ
-    total = self.total
-    s = gi >> 2
-    L = self.L
-    absq = self.geo.abs_of[s]
-    n = 1 if gi2 < 0 else 2
-    pos[gi] = to
-    if gi2 >= 0:
-        pos[gi2] = to
-    if frm >= 0:
-        if frm < L:
-            a = absq[frm]
-            occ[a * 4 + s] -= n
-            total[a] -= n
+    pos[m[1]] = to
+    n = 1
+    if m[9] >= 0:
+        pos[m[9]] = to
+        n = 2
+    s = m[1] >> 2
+    pos = self.geo.abs_of[s]  # from here: the seat's track squares
+    a = m[3]
+    if a >= 0:
+        if a < self.L:
+            a = pos[a]
+            self.occ[a * 4 + s] -= n
+            self.total[a] -= n
         if to < 0 or to >= self._in_play_end:
             self.inplay[s] -= n  # home, or sent back to base
     else:
         self.inplay[s] += 1
         self.tries = 0  # a token is in play now
         self._idle = False
-    if 0 <= to < L:
-        a = absq[to]
-        occ[a * 4 + s] += n
-        total[a] += n
-    if caps:
-        abs_of = self.geo.abs_of
-        inplay = self.inplay
-        for c in caps:
-            cs = c >> 2
-            a = abs_of[cs][pos[c]]
-            occ[a * 4 + cs] -= 1
-            total[a] -= 1
-            pos[c] = BASE
-            inplay[cs] -= 1
-        if self._cbh:
-            self.captured |= 1 << s  # Blitz: may turn into the column now
-        if self._capture_again:
-            self.bonus += 1
-    rolls = self.rolls
-    rolls.remove(roll)
-    if home:
-        if self._home_again:
-            self.bonus += 1
-        if self._finished(s):
-            if self._seat_done(s):
-                return
-    if not rolls and not self.owe and not self.bonus:
-        self._next_turn()
-    else:
-        self._settle()
+    if 0 <= to < self.L:
+        a = pos[to]
+        self.occ[a * 4 + s] += n
+        self.total[a] += n
+
+
+def _captures(self, s, caps):
+    # the captured tokens (gi) go back to their bases
+    pos = self.pos
+    occ = self.occ
+    total = self.total
+    abs_of = self.geo.abs_of
+    inplay = self.inplay
+    for c in caps:
+        cs = c >> 2
+        a = abs_of[cs][pos[c]]
+        occ[a * 4 + cs] -= 1
+        total[a] -= 1
+        pos[c] = BASE
+        inplay[cs] -= 1
+    if self._cbh:
+        self.captured |= 1 << s  # Blitz: may turn into the column now
+    if self._capture_again:
+        self.bonus += 1
 
 
 def _seat_done(self, s):
@@ -281,7 +300,7 @@ def _seat_done(self, s):
         self.rolls = []
         self.owe = 0
         return True
-    self._next_turn()
+    _next_turn(self)
     return True
 
 

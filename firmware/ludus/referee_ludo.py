@@ -50,16 +50,9 @@ class LudoAdapter(GameAdapter):
         # The counts after move, just played, from the move's fields (cheaper than fill_counts): the
         # token (or wall) leaves its place for the new one, and the captured tokens, which stood where
         # it landed, go to their bases.
-        kind, gi, _roll, frm, to, caps, _via, _lap, _home, gi2 = move.t
-        if kind >= 3:
-            return True
-        place_of = _TRACK_OF_CLASS[type(move)].place_of
-        row = place_of[gi >> 2]
-        n = 2 if gi2 >= 0 else 1
-        expected[row[frm + 1]] -= n
-        expected[row[to + 1]] += n - len(caps)
-        for c in caps:
-            expected[place_of[c >> 2][0]] += 1
+        t = move.t
+        if t[0] < 3:
+            _expect_after(t, _TRACK_OF_CLASS[type(move)].place_of, expected)
         return True
 
     # The table's keys are the engine's move tuples (ludus.ludo_move: KIND, GI, ROLL, FRM, TO, CAPS, VIA,
@@ -69,7 +62,7 @@ class LudoAdapter(GameAdapter):
         ts = game._cache  # the moves as the engine caches them (legal_moves() wraps each)
         if ts is None:
             ts = game._cache = game._legal()
-        table.load(expected, ts, lambda t: self.changes(game, t))
+        table.load(expected, ts, lambda t: _changes(game, t))
         return table.count
 
     def load_one(self, game, table, expected, move):
@@ -82,48 +75,14 @@ class LudoAdapter(GameAdapter):
         # game.move_changes(move) (net changes, by place), worked out from the move's fields without
         # a dict, plus the capture squares (and a star or arrow landing): they read the same before
         # and after, so they are listed with delta 0 and a victim lifted first counts as this move.
-        # move: a LudoMove or its tuple. (Indexing, not unpacking: a frame of more than 11 slots would
-        # be taken from the MicroPython heap.)
+        # move: a LudoMove or its tuple. (Small functions indexing the tuple: a frame of more than
+        # 11 slots, locals and stack, would be taken from the MicroPython heap.)
         t = move if type(move) is tuple else move.t
         if t[0] >= 3:
             return ()
-        place_of = game.geo.place_of
-        row = place_of[t[1] >> 2]
-        n = 2 if t[9] >= 0 else 1
-        a = row[t[3] + 1]
-        b = row[t[4] + 1]
-        caps = t[5]
-        if not caps:
-            if a == b:
-                out = []
-            elif a < b:
-                out = [(a, -n), (b, n)]
-            else:
-                out = [(b, n), (a, -n)]
-            if t[6] >= 0:
-                _touch(out, b)
-                _touch(out, row[t[6] + 1])
-            return out
-        places = [a, b]
-        deltas = [-n, n]
-        pos = game.pos
-        for c in caps:
-            crow = place_of[c >> 2]
-            _add(places, deltas, crow[pos[c] + 1], -1)
-            _add(places, deltas, crow[0], 1)
-        out = []  # by place (each place once): an insertion, cheaper than sorted() on MicroPython
-        for k in range(len(places)):
-            if deltas[k]:
-                j = len(out)
-                while j and out[j - 1][0] > places[k]:
-                    j -= 1
-                out.insert(j, (places[k], deltas[k]))
-        _touch(out, b)
-        if t[6] >= 0:
-            _touch(out, row[t[6] + 1])
-        for c in caps:
-            _touch(out, place_of[c >> 2][pos[c] + 1])
-        return out
+        if t[5]:
+            return _changes_caps(game, t)
+        return _changes_plain(game.geo.place_of[t[1] >> 2], t)
 
     def ends(self, game, move):
         t = move if type(move) is tuple else move.t
@@ -155,6 +114,79 @@ class LudoAdapter(GameAdapter):
 
     def seats_of(self, game):
         return game.seats
+
+
+def _changes(game, t):
+    # LudoAdapter.changes of a move tuple, as a function (the table calls it for each move)
+    if t[0] >= 3:
+        return ()
+    if t[5]:
+        return _changes_caps(game, t)
+    return _changes_plain(game.geo.place_of[t[1] >> 2], t)
+
+
+def _expect_after(t, place_of, expected):
+    row = place_of[t[1] >> 2]
+    n = 2 if t[9] >= 0 else 1
+    i = row[t[3] + 1]
+    expected[i] -= n
+    i = row[t[4] + 1]
+    expected[i] += n
+    if t[5]:
+        _caps_home(t, place_of, expected)
+
+
+def _caps_home(t, place_of, expected):
+    # the captured tokens, which stood where the move landed, go to their bases
+    i = place_of[t[1] >> 2][t[4] + 1]
+    for c in t[5]:
+        expected[i] -= 1
+        expected[place_of[c >> 2][0]] += 1
+
+
+def _changes_plain(row, t):
+    n = 2 if t[9] >= 0 else 1
+    a = row[t[3] + 1]
+    b = row[t[4] + 1]
+    if a == b:
+        out = []
+    elif a < b:
+        out = [(a, -n), (b, n)]
+    else:
+        out = [(b, n), (a, -n)]
+    if t[6] >= 0:
+        _touch(out, b)
+        _touch(out, row[t[6] + 1])
+    return out
+
+
+def _changes_caps(game, t):
+    place_of = game.geo.place_of
+    row = place_of[t[1] >> 2]
+    n = 2 if t[9] >= 0 else 1
+    a = row[t[3] + 1]
+    b = row[t[4] + 1]
+    caps = t[5]
+    places = [a, b]
+    deltas = [-n, n]
+    pos = game.pos
+    for c in caps:
+        crow = place_of[c >> 2]
+        _add(places, deltas, crow[pos[c] + 1], -1)
+        _add(places, deltas, crow[0], 1)
+    out = []  # by place (each place once): an insertion, cheaper than sorted() on MicroPython
+    for k in range(len(places)):
+        if deltas[k]:
+            j = len(out)
+            while j and out[j - 1][0] > places[k]:
+                j -= 1
+            out.insert(j, (places[k], deltas[k]))
+    _touch(out, b)
+    if t[6] >= 0:
+        _touch(out, row[t[6] + 1])
+    for c in caps:
+        _touch(out, place_of[c >> 2][pos[c] + 1])
+    return out
 
 
 def _add(places, deltas, p, d):
