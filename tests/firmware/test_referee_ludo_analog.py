@@ -96,7 +96,6 @@ def test_analog_sensors_tell_apart_two_moves_that_look_alike_to_presence_sensors
     assert rig.referee.game.rolls == [2]
 
 
-@heavy
 def test_analog_sensors_see_one_token_leave_a_stack_for_another():
     # presence sensors see nothing at all here: the player must press and confirm
     rig = at("ludo classic seats=gr turn=g rolls=2 g=t3,t3,t5,base r=base,base,base,base")
@@ -107,7 +106,6 @@ def test_analog_sensors_see_one_token_leave_a_stack_for_another():
     assert "g=t5,t3,t5,base" in rig.referee.game.notation() or "g=t3,t5,t5" in rig.referee.game.notation()
 
 
-@heavy
 def test_analog_master_wall_half_moved_is_still_ambiguous_until_the_second_token():
     # one token off a wall of two is a legal single move and half of the wall's move: even counting
     # sensors must wait (a press plays the single token; the second token makes it the wall's move)

@@ -21,7 +21,6 @@ def test_classic_captures_a_pair_in_either_order():
 # ---- Danish: stars, globes, three tries ------------------------------------------------------------------
 
 
-@heavy
 def test_danish_star_jump_with_capture_set_down_on_the_first_star_on_the_way():
     rig = at("ludo danish seats=gr turn=g rolls=3 g=t1,base,base,base r=t11,base,base,base")
     rig.lift("t1")
@@ -72,7 +71,6 @@ def test_danish_three_tries_to_come_out_with_nothing_in_play():
     assert rig.situation() == "idle"
 
 
-@heavy
 def test_danish_third_try_six_brings_a_token_out():
     rig = at("ludo danish seats=gr turn=r rolls=2 g=base,base,base,base r=t3,base,base,base")
     rig.move("t3", "t5")

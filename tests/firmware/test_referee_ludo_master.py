@@ -12,7 +12,6 @@ from support import cpython_only as heavy
 # ---- Master: walls -----------------------------------------------------------------------------------
 
 
-@heavy
 def test_master_wall_moved_one_token_at_a_time_is_one_move():
     rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t40,base,base,base")
     rig.move("t2", "t5")  # the first token: a single token leaving the wall, or half the wall?
@@ -22,7 +21,6 @@ def test_master_wall_moved_one_token_at_a_time_is_one_move():
     assert "g=t5,t5,base,base" in game_of(rig).notation()
 
 
-@heavy
 def test_master_single_token_leaving_a_wall_is_confirmed_by_a_press():
     rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t40,base,base,base")
     rig.move("t2", "t5")
@@ -32,7 +30,6 @@ def test_master_single_token_leaving_a_wall_is_confirmed_by_a_press():
     assert "g=t5,t2,base,base" in game_of(rig).notation()
 
 
-@heavy
 def test_master_wall_captures_a_wall_tokens_moved_one_at_a_time():
     rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
     rig.lift("t2")  # one token of the wall: presence sensors still read t2 occupied
@@ -49,7 +46,6 @@ def test_master_wall_captures_a_wall_tokens_moved_one_at_a_time():
     assert "r=base,base,base,base" in game_of(rig).notation()
 
 
-@heavy
 def test_master_wall_capture_with_the_victims_taken_off_first():
     rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
     rig.lift("t5")  # invisible to presence sensors: the other red token still stands there
@@ -62,7 +58,6 @@ def test_master_wall_capture_with_the_victims_taken_off_first():
     assert moves_of(rig) == ["3 green.0+green.1 t2-t5 x red.0,red.1"]
 
 
-@heavy
 def test_master_a_wall_blocks_a_single_token_passing():
     # green on t2 with a 3 would pass the red wall on t4: no move at all, the roll is discarded
     rig = at("ludo master seats=gr turn=g rolls=- g=t2,base,base,base r=t4,t4,base,base")
@@ -88,7 +83,6 @@ def test_arrow_jump_with_capture():
     assert moves_of(rig) == ["3 green.0 t5-t21 via t8 x red.0"]
 
 
-@heavy
 def test_arrow_landing_short_of_the_arrow_is_not_a_move():
     rig = at("ludo arrow seats=gr turn=g rolls=3 g=t5,base,base,base r=t40,base,base,base")
     rig.move("t5", "t8")  # the arrow carries the token on: it may not stay on t8

@@ -12,7 +12,6 @@ from support import cpython_only as heavy
 # ---- who starts ---------------------------------------------------------------------------------------
 
 
-@heavy
 def test_the_roll_off_re_rolls_among_the_tied_players_only():
     rig = fresh("ludo/classic/4", (0, 1, 2, 3))
     assert rig.take("new_game")
@@ -42,7 +41,6 @@ def test_danish_two_players_sit_opposite_so_only_opposite_bases_start_a_game():
     assert ev and "seats=yb" in ev[0]["start"], ev
 
 
-@heavy
 def test_danish_roll_off_winner_chooses_to_start_with_a_short_press():
     rig = fresh("ludo/danish/2", (0, 2))
     rig.die(5, 2)  # green 5, red 2: green chooses
@@ -55,7 +53,6 @@ def test_danish_roll_off_winner_chooses_to_start_with_a_short_press():
     assert game_of(rig).turn == 0 and game_of(rig).awaiting_roll()
 
 
-@heavy
 def test_danish_roll_off_winner_who_chooses_colour_lets_the_other_start():
     rig = fresh("ludo/danish/2", (0, 2))
     rig.die(2, 5)  # red wins the roll-off
@@ -88,7 +85,6 @@ def test_teamup_setup_needs_all_four_and_partners_are_not_captured():
     assert "r=t9," in game_of(rig).notation() and "g=t9," in game_of(rig).notation()
 
 
-@heavy
 def test_teamup_finished_player_moves_its_partners_tokens():
     rig = at(
         "ludo teamup seats=gyrb turn=g rolls=4 g=home,home,home,home y=t1,base,base,base "

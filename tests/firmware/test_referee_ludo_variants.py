@@ -12,7 +12,6 @@ from support import cpython_only as heavy
 # ---- home: exact or bounce ------------------------------------------------------------------------------
 
 
-@heavy
 def test_classic_needs_the_exact_count_home():
     rig = at("ludo classic seats=gr turn=g rolls=5 g=green.c3,t10,base,base r=t26,base,base,base")
     rig.move("green.c3", "green.home")  # 5 overshoots: only t10-t15 is legal
@@ -23,7 +22,6 @@ def test_classic_needs_the_exact_count_home():
     assert moves_of(rig) == ["5 green.1 t10-t15"]
 
 
-@heavy
 def test_bounce_back_from_home():
     rig = at(
         "ludo custom:exact_home=0 seats=gr turn=g rolls=5 g=green.c3,t10,base,base r=t26,base,base,base",
@@ -91,7 +89,6 @@ def test_turn_clock_rolls_what_is_owed_and_lights_the_preferred_move_to_carry_ou
     assert rig.take("auto") == []  # red's own clock started with red's turn
 
 
-@heavy
 def test_turn_clock_accepts_only_the_chosen_move_and_a_press_plays_it():
     rig = clocked("ludo classic seats=gr turn=g rolls=6,2 g=t5,t20,base,base r=t40,base,base,base")
     rig.run(15500)
@@ -110,7 +107,6 @@ def test_turn_clock_accepts_only_the_chosen_move_and_a_press_plays_it():
     assert rig.situation() == "idle"
 
 
-@heavy
 def test_turn_clock_stops_while_the_board_differs():
     rig = clocked("ludo blitz seats=gr turn=g rolls=- g=t5,t0,base,base r=t26,t26,base,base")
     assert rig.referee.clock_ms == 5000  # Blitz turns are 5 s
@@ -125,7 +121,6 @@ def test_turn_clock_stops_while_the_board_differs():
     assert rig.take("auto")
 
 
-@heavy
 def test_danish_rules_have_no_turn_clock():
     rig = clocked("ludo danish seats=gr turn=g rolls=- g=t5,base,base,base r=t30,base,base,base")
     rig.run(60000)
