@@ -86,7 +86,7 @@ class CheckersConfig:
         self.cap = opts.get("cap", 0)
         self.antispoil = "antispoil" in opts
         self.long_hops = "super" in opts
-        self.generate = generate_long if self.long_hops else checkers_moves.fast_generate
+        self.generate = generate_long if self.long_hops else checkers_moves.generate
         # the viper generator writing into an array (None: legal_move_codes() appends to one)
         self.gen_codes = None if self.long_hops else checkers_moves.fast_codes
         # perft's leaf counter: counting without listing pays off for the bytecode generator only

@@ -253,7 +253,6 @@ def python_has_code(codes, code):
 
 
 python_generate = generate
-fast_generate = generate
 has_code = python_has_code
 # fast_codes(b, sources, out, config): the viper generator writing the codes into the array("H")
 # out and returning their count (only the first len(out) written): no list to append to, one call per
@@ -262,10 +261,8 @@ fast_codes = None
 if sys.implementation.name == "micropython":
     try:
         # the viper generator has no long_hop parameter: the config uses generate_long for that
-        from ludus.checkers_native import generate as fast_generate  # type: ignore[assignment]
         from ludus.checkers_native import generate_codes as fast_codes  # type: ignore[assignment]
         from ludus.checkers_native import has_code  # type: ignore[assignment]
     except Exception:  # a build without the native emitter keeps the bytecode generator
-        fast_generate = generate
         fast_codes = None
         has_code = python_has_code
