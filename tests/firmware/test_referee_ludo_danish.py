@@ -8,12 +8,10 @@ the Ludo rules and a Referee (docs/referee.md, "Memory")."""
 from ludo_pair_scene import capture_a_pair_in_either_order
 from ludo_scenes import at, game_of, moves_of
 from ludus import ludo
-from support import cpython_only as heavy
 
 # ---- captures of stacked tokens -------------------------------------------------------------------------
 
 
-@heavy
 def test_classic_captures_a_pair_in_either_order():
     capture_a_pair_in_either_order(at)
 
@@ -35,7 +33,6 @@ def test_danish_star_jump_with_capture_set_down_on_the_first_star_on_the_way():
     assert "r=base,base,base,base" in game_of(rig).notation()
 
 
-@heavy
 def test_danish_star_jump_carried_straight_to_the_next_star_captured_token_first():
     rig = at("ludo danish seats=gr turn=g rolls=3 g=t1,base,base,base r=t11,base,base,base")
     rig.lift("t11")
@@ -45,7 +42,6 @@ def test_danish_star_jump_carried_straight_to_the_next_star_captured_token_first
     assert moves_of(rig) == ["3 green.0 t1-t11 via t4 x red.0"]
 
 
-@heavy
 def test_danish_globe_capture_by_bringing_a_token_out():
     # a lone green token on red's start globe is captured when red brings a token out with a six
     rig = at("ludo danish seats=gr turn=r rolls=6 g=t26,base,base,base r=base,base,base,base")
@@ -58,7 +54,6 @@ def test_danish_globe_capture_by_bringing_a_token_out():
     assert "g=base,base,base,base" in game_of(rig).notation()
 
 
-@heavy
 def test_danish_three_tries_to_come_out_with_nothing_in_play():
     rig = at("ludo danish seats=gr turn=r rolls=2 g=base,base,base,base r=t3,base,base,base")
     rig.move("t3", "t5")  # red's move ends its turn: green, with nothing in play, has three tries

@@ -7,7 +7,6 @@ the Ludo rules and a Referee (docs/referee.md, "Memory")."""
 
 from ludo_scenes import at, fresh, game_of, moves_of
 from ludus import ludo
-from support import cpython_only as heavy
 
 # ---- Master: walls -----------------------------------------------------------------------------------
 
@@ -71,7 +70,6 @@ def test_master_a_wall_blocks_a_single_token_passing():
 # ---- Arrow and Blitz ---------------------------------------------------------------------------------------
 
 
-@heavy
 def test_arrow_jump_with_capture():
     rig = at("ludo arrow seats=gr turn=g rolls=3 g=t5,base,base,base r=t21,base,base,base")
     rig.lift("t5")
@@ -91,7 +89,6 @@ def test_arrow_landing_short_of_the_arrow_is_not_a_move():
     assert moves_of(rig) == ["3 green.0 t5-t21 via t8"]
 
 
-@heavy
 def test_blitz_starts_with_two_tokens_out_and_the_first_token_home_wins():
     rig = fresh("ludo/blitz/2", (0, 2))
     ev = rig.take("new_game")
@@ -104,7 +101,6 @@ def test_blitz_starts_with_two_tokens_out_and_the_first_token_home_wins():
     assert over and over[0]["placements"] == [0], over  # Blitz does not play on
 
 
-@heavy
 def test_blitz_no_token_enters_the_column_before_a_capture():
     rig = at("ludo blitz seats=gr turn=g rolls=3 g=t49,t0,t0,base r=t26,t26,base,base")
     rig.move("t49", "green.c1")  # would turn into the column: not offered before a capture

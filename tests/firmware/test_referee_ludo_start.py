@@ -7,7 +7,6 @@ the Ludo rules and a Referee (docs/referee.md, "Memory")."""
 
 from ludo_scenes import at, bases_filled, fresh, game_of, moves_of
 from ludus import ludo
-from support import cpython_only as heavy
 
 # ---- who starts ---------------------------------------------------------------------------------------
 
@@ -25,14 +24,12 @@ def test_the_roll_off_re_rolls_among_the_tied_players_only():
     rolls = [(e["seat"], e["value"]) for e in rig.take("roll")]
     assert rolls == [(0, 6), (1, 6), (2, 3), (3, 2), (0, 4), (1, 5)]
     assert game_of(rig).turn == 1 and game_of(rig).awaiting_roll()
-    if rig.lights:
-        from ludus import palette
+    from ludus import palette
 
-        led = rig.board.turn_leds[1]
-        assert rig.referee.scene.meaning_at(led) == palette.TURN
+    led = rig.board.turn_leds[1]
+    assert rig.referee.scene.meaning_at(led) == palette.TURN
 
 
-@heavy
 def test_danish_two_players_sit_opposite_so_only_opposite_bases_start_a_game():
     rig = bases_filled("ludo/danish/2", ("green", "yellow"))  # neighbours, not a Danish pair
     assert rig.take("new_game") == [] and rig.referee.phase == 0
@@ -68,7 +65,6 @@ def test_danish_roll_off_winner_who_chooses_colour_lets_the_other_start():
 # ---- Team Up ----------------------------------------------------------------------------------------------
 
 
-@heavy
 def test_teamup_setup_needs_all_four_and_partners_are_not_captured():
     rig = bases_filled("ludo/teamup/4", ("green", "red"))
     assert rig.take("new_game") == []  # two players cannot play Team Up

@@ -7,7 +7,6 @@ the Ludo rules and a Referee (docs/referee.md, "Memory")."""
 
 from ludo_scenes import at, clocked, game_of, moves_of
 from ludus import ludo
-from support import cpython_only as heavy
 
 # ---- home: exact or bounce ------------------------------------------------------------------------------
 
@@ -36,7 +35,6 @@ def test_bounce_back_from_home():
 # ---- to the end and again ---------------------------------------------------------------------------------
 
 
-@heavy
 def test_three_players_play_on_for_every_place_then_a_new_game():
     rig = at(
         "ludo classic seats=gyr turn=y rolls=1 g=home,home,home,home y=home,home,home,yellow.c4 "
@@ -60,7 +58,6 @@ def test_three_players_play_on_for_every_place_then_a_new_game():
 # ---- the turn clock and auto-play ---------------------------------------------------------------------
 
 
-@heavy
 def test_turn_clock_rolls_what_is_owed_and_lights_the_preferred_move_to_carry_out():
     rig = clocked("ludo classic seats=gr turn=g rolls=- g=t5,t20,base,base r=t9,base,base,base")
     assert rig.referee.clock_ms == 15000

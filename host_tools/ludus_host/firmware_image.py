@@ -1,0 +1,87 @@
+"""The firmware as it goes onto a board: the `ludus` package compiled by mpy-cross, and a ROMFS image of
+that bytecode.
+
+On a Pico the firmware's code belongs in flash, not in the 200 KB of RAM: frozen into a MicroPython
+build, or in a ROMFS partition (`mpremote romfs deploy`, MicroPython 1.25 and later), from which .mpy
+bytecode runs in place. Only what the code creates at run time (modules' dictionaries, functions,
+classes, interned names, and the game's own data) then takes heap.
+
+The tests and `ludus bench` run the unix port the same way: `bench/code_in_rom.py` mounts the image
+built here and holds back the heap so that exactly the data budget (160K) stays free. The unix port has
+no flash, so the image sits in one block at the bottom of its heap that is never counted against the
+budget.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+
+def _tool(name):
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    found = beside if os.path.exists(beside) else shutil.which(name)
+    if not found:
+        raise RuntimeError("%s not found: install the dev extras (pip install -e '.[dev]')" % name)
+    return found
+
+
+def compile_package(out_dir, march="x64"):
+    """Compile every file of firmware/ludus into OUT_DIR/ludus/*.mpy (architecture MARCH: x64 for the
+    unix port, armv6m for a Pico; viper code needs the right one). Source names are stored relative
+    (-s ludus/x.py), so heap use does not depend on where the checkout lives. Returns OUT_DIR."""
+    shutil.rmtree(os.path.join(out_dir, "ludus"), ignore_errors=True)
+    for folder, _dirs, files in sorted(os.walk(os.path.join(FIRMWARE, "ludus"))):
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, FIRMWARE)
+            target = os.path.join(out_dir, rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            cmd = [_tool("mpy-cross"), "-march=" + march, "-s", rel, "-o", target, path]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError("mpy-cross refused %s:\n%s" % (rel, proc.stderr.strip()))
+    return out_dir
+
+
+def romfs_image(mpy_dir):
+    """The bytes of a ROMFS image holding every .mpy file under MPY_DIR (its folders kept), in the
+    format `vfs.VfsRom` mounts (written by mpremote's own ROMFS writer)."""
+    from mpremote.romfs import VfsRomWriter
+
+    writer = VfsRomWriter()
+
+    def add(folder):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if os.path.isdir(path):
+                writer.opendir(name)
+                add(path)
+                writer.closedir()
+            elif name.endswith(".mpy"):
+                with open(path, "rb") as f:
+                    writer.mkfile(name, f.read())
+
+    add(mpy_dir)
+    return writer.finalise()
+
+
+def build(out_dir, march="x64"):
+    """Compile the package into OUT_DIR and write OUT_DIR/firmware.romfs; returns the image's path."""
+    compile_package(out_dir, march)
+    image = os.path.join(out_dir, "firmware.romfs")
+    data = romfs_image(out_dir)
+    with open(image, "wb") as f:
+        f.write(data)
+    return image
+
+
+def heap_for(budget_kb, image_path, slack_kb=48):
+    """The -X heapsize that leaves BUDGET_KB free after the image and the runner are loaded (the runner
+    then pads the heap down to exactly the budget)."""
+    return "%dK" % (budget_kb + (os.path.getsize(image_path) + 1023) // 1024 + slack_kb)
