@@ -46,10 +46,10 @@ class InstantOccupancy:
         return True
 
 
-def _levels_of(referee, board):
-    # sensor levels for the pieces of the referee's game
+def _levels_of(referee, board, game=None):
+    # sensor levels for the pieces of the referee's game (or of another game of the same kind)
     counts = bytearray(referee.place_count)
-    referee.game.fill_counts(counts)
+    (game or referee.game).fill_counts(counts)
     levels = bytearray(board.channel_count)
     binding = board.bind(referee.place_names)
     for g in range(len(counts)):
@@ -316,6 +316,64 @@ def _full_game():
     return "%d plies, %d actions, placements %s" % (plies, len(ref.record.actions), ref.record.result)
 
 
+def ludo_full_game():
+    # Four-player classic Ludo on the ludo52 board from the start to the last placement: every roll a
+    # button press, every move the pieces put where the move leaves them (one settled change; a
+    # capture's victims back in their base at once), a press where the sensors cannot tell two moves
+    # apart or cannot see the move (a token leaving a stack). Real board file, lights, record.
+    return _ludo_full_game
+
+
+def _ludo_full_game():
+    gc.collect()
+    board = _board("ludo52")
+    gc.collect()
+    from ludus.referee import Referee
+
+    ref = Referee(board, "ludo/classic", occupancy=InstantOccupancy(board.channel_count), seed=SEED)
+    levels = bytearray(board.channel_count)
+    now = 0
+    ref.tick(levels, now)
+    from ludus.ludo import start_position
+
+    levels[:] = _levels_of(ref, board, start_position("classic/4"))  # the referee sees them: a game
+    now += 5
+    ref.tick(levels, now)
+    ref.take_events()
+    x = 12345  # the players' choices: a small LCG
+    actions = 0
+    while ref.phase == 1 and actions < 5000:
+        game = ref.game
+        if game.awaiting_roll():
+            now += 5
+            ref.tick(levels, now, 1)
+        else:
+            legal = game.legal_moves()
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            move = legal[(x >> 8) % len(legal)]
+            legal = None
+            text = str(move)
+            levels[:] = _after(ref, board, move)
+            move = None
+            now += 5
+            ref.tick(levels, now)
+            for _ in range(8):  # a move the sensors alone cannot settle: confirm the one made
+                if len(ref.record.actions) > actions:
+                    break
+                if ref.situation == 3 and str(ref.choices[ref.choice]) != text:
+                    now += 5
+                    ref.tick(levels, now, 2)
+                else:
+                    now += 5
+                    ref.tick(levels, now, 1)
+        if len(ref.record.actions) <= actions:
+            raise RuntimeError("the referee took no action at #%d (situation %d)" % (actions, ref.situation))
+        actions = len(ref.record.actions)
+        ref.take_events()
+        gc.collect()
+    return "%d actions, placements %s" % (actions, ref.record.result)
+
+
 CASES = [
     ("referee.idle_tick", idle_tick, 2000),
     ("referee.cc_change", cc_change, 100),
@@ -323,4 +381,5 @@ CASES = [
     ("referee.cc_commit", cc_commit, COPIES),
     ("referee.ludo_commit", ludo_commit, COPIES),
     ("referee.full_game", full_game, 1),
+    ("referee.ludo_full_game", ludo_full_game, 1),
 ]

@@ -3,6 +3,7 @@ a real Pico, so figures estimated on a laptop can be checked on the board.
 
     python bench/run.py CASE [REPS]
     micropython -X heapsize=160K bench/run.py CASE [REPS]
+    micropython -X heapsize=... bench/run.py --rom IMAGE BUDGET CASE [REPS]   (firmware from a ROMFS image)
     On a Pico: copy firmware/ludus and bench/*.py to the board, set ARGS below, `mpremote run bench/run.py`.
 
 REPS 0 runs the setup only: `ludus bench` subtracts that baseline from a callgrind count of REPS calls.
@@ -104,6 +105,13 @@ def run(name, reps):
 def main(argv):
     import json
 
+    if len(argv) > 1 and argv[1] == "--rom":
+        # the firmware from a ROMFS image, as from a Pico's flash, and exactly BUDGET bytes of heap
+        # left (bench/code_in_rom.py; only for the unix port)
+        sys.path.insert(0, __file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
+        import code_in_rom
+
+        code_in_rom.take_args(argv)
     _add_paths()
     if len(argv) < 2 or argv[1] in ("-h", "--help", "list"):
         print("usage: run.py CASE [REPS]; cases:", " ".join(list_cases()))

