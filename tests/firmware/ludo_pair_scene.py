@@ -1,5 +1,5 @@
 """The Classic pair-capture scenario, shared by the presence-sensor and analog Ludo referee tests. Its own
-module so the scenario files that run under MicroPython do not carry it (their heap headroom is small)."""
+module so the two test files share it."""
 
 
 def capture_a_pair_in_either_order(at):

@@ -1,7 +1,6 @@
 """Rigs for the Ludo referee scenarios (tests/firmware/test_referee_ludo*.py), MicroPython-compatible:
 a ludo52 rig continuing from a position, one with a game's start on the board, one with bases filled,
-one running the turn clock. Kept apart from the test files so each scenario file, compiled from source
-on the device, stays small (docs/referee.md, "Memory")."""
+one running the turn clock."""
 
 from ludus import ludo
 

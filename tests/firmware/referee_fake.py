@@ -1,4 +1,4 @@
-"""A tiny dice-less race game for exercising the referee where the real rules do not fit the heap:
+"""A tiny dice-less race game for exercising the referee in situations the real rules reach rarely:
 twelve track squares t0..t11 in a ring and two bases; each seat has two tokens; a token enters on its
 start square (a: t0, b: t6) or moves one or two squares on; landing on a lone opponent token captures
 it (back to its base), two opponent tokens block; a seat's own tokens may stack. It has the shared game

@@ -1,8 +1,8 @@
 """Scripted physical scenarios for the referee playing Chinese Checkers: setup detection, steps, jump
 chains with touch-downs, illegal placements, bumps, undo, power cut, game over and a new game.
 
-They run on both runtimes (under the MicroPython unix port's 160K heap the rig builds a compact board
-without lights: tests/firmware/referee_rig.py; docs/referee.md, "Memory"), the power cuts included."""
+They run on both runtimes with the real board file, sensing and lights (under the MicroPython unix port
+with 160K of heap, the firmware in ROM: docs/referee.md, "Memory"), the power cuts included."""
 
 
 def started(spec="2", real=None):

@@ -2,9 +2,7 @@
 magnets per cell through a per-cell calibration): the moves that presence sensors cannot see, or cannot
 tell apart, are committed at once; a stack of two reads as two; a third token on a cell reads as two.
 
-Memory: as test_referee_ludo_variants.py, a Referee with the Ludo engine needs more than the 160K
-MicroPython heap of the firmware tests, so the referee scenarios are CPython-only (@heavy) for now;
-the calibration test runs on both runtimes."""
+All run on both runtimes."""
 
 from array import array
 

@@ -1,6 +1,5 @@
 """Scripted physical scenarios for the referee playing Ludo: two moves that look the same, moves whose
-arrival cannot be seen, moving before rolling, undo (split from test_referee_ludo.py to fit the
-MicroPython test heap: docs/referee.md, "Memory")."""
+arrival cannot be seen, moving before rolling, undo."""
 
 from ludo_scenes import at
 

@@ -1,9 +1,7 @@
 """Scripted physical scenarios for the referee under the Ludo rule variants: captures of a stacked pair
 in either order, Danish stars, globes and three tries.
 
-Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py. Each scenario file is
-kept small: under the MicroPython unix port's 160K heap the test module is compiled from source beside
-the Ludo rules and a Referee (docs/referee.md, "Memory")."""
+Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
 from ludo_pair_scene import capture_a_pair_in_either_order
 from ludo_scenes import at, game_of, moves_of
@@ -78,7 +76,7 @@ def test_danish_third_try_six_brings_a_token_out():
     assert game_of(rig).turn == 0  # a six earns another roll
 
 
-# ---- the game adapter (light enough for the MicroPython heap) --------------------------------------------
+# ---- the game adapter ------------------------------------------------------------------------------------------
 
 
 def test_adapter_lists_the_square_a_star_jump_passes_as_touched():

@@ -1,6 +1,5 @@
 """Scripted physical scenarios for the referee playing Ludo: a power cut, a finished game followed by a
-new one; and the Ludo adapter's changes, touched squares and presets (split from test_referee_ludo.py to
-fit the MicroPython test heap: docs/referee.md, "Memory")."""
+new one; and the Ludo adapter's changes, touched squares and presets."""
 
 from ludo_scenes import at
 from ludus import ludo

@@ -1,9 +1,7 @@
 """Scripted physical scenarios for the referee under the Ludo rule variants: Master walls moved a token
 at a time, Arrow jumps and Blitz.
 
-Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py. Each scenario file is
-kept small: under the MicroPython unix port's 160K heap the test module is compiled from source beside
-the Ludo rules and a Referee (docs/referee.md, "Memory")."""
+Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
 from ludo_scenes import at, fresh, game_of, moves_of
 from ludus import ludo
@@ -109,7 +107,7 @@ def test_blitz_no_token_enters_the_column_before_a_capture():
     assert rig.situation() == "idle"
 
 
-# ---- the game adapter (light enough for the MicroPython heap) --------------------------------------------
+# ---- the game adapter ------------------------------------------------------------------------------------------
 
 
 def test_adapter_lists_a_wall_capture_square_as_touched():

@@ -1,9 +1,7 @@
 """Scripted physical scenarios for the referee under the Ludo rule variants: the start-order ceremony
 with ties, the Danish seating and start choice, and Team Up setup and partners.
 
-Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py. Each scenario file is
-kept small: under the MicroPython unix port's 160K heap the test module is compiled from source beside
-the Ludo rules and a Referee (docs/referee.md, "Memory")."""
+Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
 from ludo_scenes import at, bases_filled, fresh, game_of, moves_of
 from ludus import ludo
@@ -94,7 +92,7 @@ def test_teamup_finished_player_moves_its_partners_tokens():
     assert [(e["seat"], e["move"]) for e in ev] == [(0, "4 red.0 t30-t34")]
 
 
-# ---- the game adapter (light enough for the MicroPython heap) --------------------------------------------
+# ---- the game adapter ------------------------------------------------------------------------------------------
 
 
 def test_adapter_starts_follow_the_rule_set():

@@ -1,9 +1,7 @@
 """Scripted physical scenarios for the referee under the Ludo rule variants: exact entry home versus
 bounce, a game played out to its placements, the turn clock and auto-play, and the game adapter.
 
-Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py. Each scenario file is
-kept small: under the MicroPython unix port's 160K heap the test module is compiled from source beside
-the Ludo rules and a Referee (docs/referee.md, "Memory")."""
+Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
 from ludo_scenes import at, clocked, game_of, moves_of
 from ludus import ludo
@@ -124,7 +122,7 @@ def test_danish_rules_have_no_turn_clock():
     assert rig.referee.clock_ms == 0 and rig.take() == []
 
 
-# ---- the game adapter (light enough for the MicroPython heap) --------------------------------------------
+# ---- the game adapter ------------------------------------------------------------------------------------------
 
 
 def test_adapter_sees_a_bounce_back_from_home_as_one_step_back_in_the_column():
