@@ -254,6 +254,21 @@ def full_game():
     return _full_game
 
 
+def _empty_board_referee(board_name, preset):
+    # As the firmware starts: the board definition read first (reading the file is the largest
+    # transient work, done before the referee is imported), the heap collected, then the referee,
+    # its first tick on an empty board.
+    gc.collect()
+    board = _board(board_name)
+    gc.collect()
+    from ludus.referee import Referee
+
+    ref = Referee(board, preset, occupancy=InstantOccupancy(board.channel_count), seed=SEED)
+    levels = bytearray(board.channel_count)
+    ref.tick(levels, 0)
+    return board, ref, levels
+
+
 def _bot_game():
     # the bot's moves for a whole game, as (from, to) hole pairs; the bot module dropped again
     import sys
@@ -276,21 +291,14 @@ def _bot_game():
 
 
 def _full_game():
-    # As the firmware starts: the board definition is read first (reading the file is the largest
-    # transient work, done before the referee is imported), then the heap collected; the main loop
-    # collects once per committed move (gc.collect() when the board is still, so a collection's
-    # pause never falls inside a move). docs/referee.md, "Memory".
+    # Started as the firmware starts (_empty_board_referee); the main loop collects once per committed
+    # move (gc.collect() when the board is still, so a collection's pause never falls inside a move).
+    # docs/referee.md, "Memory".
     moves = _bot_game()
-    gc.collect()
-    board = _board("checkers")
-    gc.collect()
-    from ludus.checkers import start_position
-    from ludus.referee import Referee
-
-    ref = Referee(board, "checkers", occupancy=InstantOccupancy(board.channel_count), seed=SEED)
-    levels = bytearray(board.channel_count)
+    board, ref, levels = _empty_board_referee("checkers", "checkers")
     now = 0
-    ref.tick(levels, now)
+    from ludus.checkers import start_position
+
     start = start_position("2")
     counts = bytearray(121)
     start.fill_counts(counts)
@@ -325,15 +333,8 @@ def ludo_full_game():
 
 
 def _ludo_full_game():
-    gc.collect()
-    board = _board("ludo52")
-    gc.collect()
-    from ludus.referee import Referee
-
-    ref = Referee(board, "ludo/classic", occupancy=InstantOccupancy(board.channel_count), seed=SEED)
-    levels = bytearray(board.channel_count)
+    board, ref, levels = _empty_board_referee("ludo52", "ludo/classic")
     now = 0
-    ref.tick(levels, now)
     from ludus.ludo import start_position
 
     levels[:] = _levels_of(ref, board, start_position("classic/4"))  # the referee sees them: a game
