@@ -14,7 +14,7 @@ from array import array
 
 from ludus.referee_flow import RefereeFlow
 from ludus.referee_games import adapter_for
-from ludus.referee_infer import MoveTable, diff_places, saturate
+from ludus.referee_infer import MoveTable, saturate, sense_changes
 from ludus.referee_judge import RefereeJudge, _evaluate
 from ludus.referee_states import (
     LONG_PRESS,
@@ -35,29 +35,6 @@ _SETUP = const(0)
 
 # what other layers import from here
 __all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
-
-
-def _sense_changes(self):
-    # only the places of channels that changed (found by native code on MicroPython)
-    src = self.occ.settled
-    last = self._last
-    changed = []
-    diff_places(src, last, changed)
-    raw = self._raw
-    s = self.sensed
-    cap = self.cap
-    gpc = self._gpc
-    coc = self._cell_of_channel
-    nc = self._ncells
-    for ch in changed:
-        c = coc[ch]
-        if c >= nc:
-            continue  # a channel wired to no cell
-        p = gpc[c]
-        raw[p] += src[ch] - last[ch]
-        v = raw[p]
-        s[p] = v if v < cap[p] else cap[p]
-    last[:] = src
 
 
 class Referee(RefereeJudge, RefereeFlow):
@@ -142,10 +119,19 @@ class Referee(RefereeJudge, RefereeFlow):
         self._raw = bytearray(n)  # sensed counts before saturation
         self._zeros = bytes(n)
         self._last = bytearray(board.channel_count)  # the settled channels last read
-        self._cell_of_channel = board.cell_of_channel
+        self.sensed = bytearray(n)
+        # what sense_changes() updates from a settled change, in one tuple (one lookup per change)
+        self._sense_bufs = (
+            self._last,
+            board.cell_of_channel,
+            self._gpc,
+            self._raw,
+            self.sensed,
+            self.cap,
+            self._ncells,
+        )
         self.expected = bytearray(n)
         self.exp_sat = bytearray(n)
-        self.sensed = bytearray(n)
         self.seen = bytearray(n)
         self._diffs = []
         self.events = []
@@ -209,7 +195,7 @@ class Referee(RefereeJudge, RefereeFlow):
         occ = self.occ
         settled = occ.update(levels, now_ms)
         if settled:
-            _sense_changes(self)
+            sense_changes(occ.settled, self._sense_bufs)  # native code on MicroPython
         elif not self._started:
             self._started = settled = True
             occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once

@@ -16,6 +16,14 @@ def _step(frm, to):
     return dr * dr + dc * dc <= 4
 
 
+def _jump(game, frm, to):
+    # the legal jump chain frm-to, with its path
+    for m in game.destinations(frm):
+        if m.to == to:
+            return m
+    raise ValueError("h%d-h%d is not a legal move here" % (frm, to))
+
+
 class CheckersAdapter(GameAdapter):
     family = "checkers"
     has_dice = False
@@ -56,14 +64,9 @@ class CheckersAdapter(GameAdapter):
     def move(self, game, code):
         if code == checkers.PASS_CODE:
             return checkers.PASS
-        frm = code >> 7
-        to = code & 127
-        if _step(frm, to):
-            return checkers.Move(frm, to, (frm, to))  # a step: its path is its two holes
-        for m in game.destinations(frm):
-            if m.to == to:
-                return m
-        raise ValueError("h%d-h%d is not a legal move here" % (frm, to))
+        if _step(code >> 7, code & 127):
+            return checkers.Move(code >> 7, code & 127, (code >> 7, code & 127))  # its path: its holes
+        return _jump(game, code >> 7, code & 127)
 
     def expect_after(self, move, expected):
         # a move only carries one piece from one hole to another

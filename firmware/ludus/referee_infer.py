@@ -36,6 +36,7 @@ class MoveTable:
         self.expected = bytearray(n)  # full counts (the referee's buffer once loaded), not saturated
         self.exp_sat = self.expected  # the saturated counts judged against (set by judge and classify)
         self.ends = None  # per move, what the light scene needs of it (kept by referee_lights)
+        self.matches = self.partials = None  # classify()'s last lists
         # Flat tables instead of a tuple per move and a dict of lists: entry k is place[k] changing
         # by delta[k] for move owner[k]; a move's entries are start[i] .. start[i + 1] - 1, and the
         # entries of one place are chained through link[] from head[place] (-1 ends a chain).
@@ -58,8 +59,11 @@ class MoveTable:
         self.count = n = len(keys)
         self.ends = None
         if entries > len(self.place) or n >= len(self.start):
-            self._grow(max(entries, 2 * len(self.place)), max(n, 2 * len(self.start)))
+            self._grow_for(entries, n)
         self.head[:] = self._no_head
+
+    def _grow_for(self, entries, n):
+        self._grow(max(entries, 2 * len(self.place)), max(n, 2 * len(self.start)))
 
     def load_steps(self, expected, codes):
         """Fill the table with moves given as codes (from << 7) | to, each lifting one piece from a
@@ -70,36 +74,11 @@ class MoveTable:
     def load(self, expected, keys, changes_of):
         """Fill the table with the moves named by keys; changes_of(key) lists a move's (place, delta)."""
         self._begin(expected, keys, 0)
-        place = self.place
-        delta = self.delta
-        owner = self.owner
-        start = self.start
-        head = self.head
-        link = self.link
         k = 0
         for i in range(len(keys)):
-            first = k
-            start[i] = k
-            for p, d in changes_of(keys[i]):
-                j = first
-                while j < k and place[j] != p:
-                    j += 1
-                if j < k:
-                    delta[j] = (delta[j] + d) & 255
-                    continue
-                if k == len(place):
-                    self._more(k)
-                    place = self.place
-                    delta = self.delta
-                    owner = self.owner
-                    link = self.link
-                place[k] = p
-                delta[k] = d & 255
-                owner[k] = i
-                link[k] = head[p]
-                head[p] = k
-                k += 1
-        start[len(keys)] = k
+            self.start[i] = k
+            k = add_changes(self, i, k, changes_of(keys[i]))
+        self.start[len(keys)] = k
 
     def _more(self, k):
         # out of entries while loading: double them, keeping the first k
@@ -125,19 +104,12 @@ class MoveTable:
 
     def shows_arrival(self, i, exp_sat):
         """True if the sensors see move i put a piece down somewhere (a count that rises)."""
-        e = self.expected
-        cap = self.cap
-        place = self.place
-        delta = self.delta
-        for k in range(self.start[i], self.start[i + 1]):
-            d = delta[k]
-            if 0 < d < 128:
-                p = place[k]
-                v = e[p] + d
-                if v > cap[p]:
-                    v = cap[p]
-                if v > exp_sat[p]:
-                    return True
+        k = self.start[i]
+        while k < self.start[i + 1]:  # (few slots: see classify)
+            d = self.delta[k]
+            if 0 < d < 128 and _rises(self, self.place[k], d, exp_sat):
+                return True
+            k += 1
         return False
 
     def changes(self, i):
@@ -161,6 +133,40 @@ class MoveTable:
 
     def same_effect(self, i, j):
         return self.changes(i) == self.changes(j)
+
+
+def add_changes(table, i, k, changes):
+    """Write move i's (place, delta) changes into the table from entry k on (a place listed twice
+    counts once, its deltas summed); returns the next free entry. For loaders that fill the table
+    themselves (MoveTable.load, ludus.referee_ludo): start[i] is theirs to set."""
+    place = table.place
+    delta = table.delta
+    first = k
+    for p, d in changes:
+        j = first
+        while j < k and place[j] != p:
+            j += 1
+        if j < k:
+            delta[j] = (delta[j] + d) & 255
+            continue
+        if k == len(place):
+            table._more(k)
+            place = table.place
+            delta = table.delta
+        place[k] = p
+        delta[k] = d & 255
+        table.owner[k] = i
+        table.link[k] = table.head[p]
+        table.head[p] = k
+        k += 1
+    return k
+
+
+def _rises(table, p, d, exp_sat):
+    # place p's saturated count after adding d to its expected count is above exp_sat's
+    v = table.expected[p] + d
+    c = table.cap[p]
+    return (v if v < c else c) > exp_sat[p]
 
 
 def _judge_py(table, i, sensed, ndiff):
@@ -241,6 +247,20 @@ def _load_steps_py(table, codes, n):
     start[n] = k
 
 
+def _sense_changes_py(src, bufs):
+    # sense_changes' loop (referee_native has it as viper code)
+    last, cell_of, place_of, raw, sensed, cap, ncells = bufs
+    for ch in range(len(src)):
+        if src[ch] != last[ch]:
+            c = cell_of[ch]
+            if c < ncells:  # (a channel wired to no cell counts nowhere)
+                p = place_of[c]
+                raw[p] += src[ch] - last[ch]
+                v = raw[p]
+                sensed[p] = v if v < cap[p] else cap[p]
+            last[ch] = src[ch]
+
+
 def _saturate_py(counts, cap, n):
     for p in range(n):
         if counts[p] > cap[p]:
@@ -257,14 +277,22 @@ _judge = _judge_py
 _list_diffs = _list_diffs_py
 _load_steps = _load_steps_py
 _saturate = _saturate_py
+sense_changes = _sense_changes_py
 if sys.implementation.name == "micropython":
     try:
         from ludus.referee_native import judge as _judge
         from ludus.referee_native import list_diffs as _list_diffs
         from ludus.referee_native import load_steps as _load_steps
         from ludus.referee_native import saturate as _saturate
+        from ludus.referee_native import sense_changes  # noqa: F401 (replaces the one above)
     except Exception:  # a port without the native emitter keeps the bytecode versions
         pass
+
+
+# sense_changes(src, bufs): the settled channels src against the ones last read,
+# bufs = (last, cell of each channel, game place of each cell, raw counts, sensed counts, caps, cells):
+# each changed channel's difference goes to its place's raw count and its saturated sensed count, and
+# last takes src. One call, no allocation: a settled change costs a pass over the channels.
 
 
 def saturate(counts, cap):
@@ -284,37 +312,49 @@ def classify(table, sensed, exp_sat, diffs, seen=None):
     """(kind, matches, partials) for a sensed state: kind is IDLE, MATCH, PARTIAL or FOREIGN;
     matches the move indices it equals (distinct effects only; moves whose untouched-looking places
     were seen disturbed come first), partials the moves it is part way to."""
-    nd = len(diffs)
-    if nd == 0:
-        return IDLE, [], []
-    matches = []
-    partials = []
+    # (small functions: a frame of more than 11 slots, locals and stack, would be taken from the
+    # MicroPython heap; the moves are walked along the table's chain, no candidate list built)
     table.exp_sat = exp_sat
-    judge = _judge
-    for i in table.candidates(diffs[0]):
-        kind = judge(table, i, sensed, nd)
+    table.matches = []
+    table.partials = []
+    if not diffs:
+        return 0, table.matches, table.partials  # IDLE
+    k = table.head[diffs[0]]
+    _judge_chain(table, sensed, len(diffs), k)
+    if len(table.matches) > 1 and seen is not None:
+        table.matches = _prefer_seen(table, sensed, seen)
+    k = 1 if table.matches else 2 if table.partials else 3  # MATCH, PARTIAL, FOREIGN
+    return k, table.matches, table.partials
+
+
+def _judge_chain(table, sensed, nd, k):
+    # judge the moves of entry k's chain (those changing one place): matches and partials noted
+    while k >= 0:
+        i = table.owner[k]
+        kind = _judge(table, i, sensed, nd)
         if kind == 1:  # MATCH
-            dup = False
-            for j in matches:
-                if table.same_effect(i, j):
-                    dup = True
-                    break
-            if not dup:
-                matches.append(i)
+            _add_match(table, i)
         elif kind == 2:  # PARTIAL
-            partials.append(i)
-    if len(matches) > 1 and seen is not None:
-        matches = _prefer_seen(table, matches, sensed, exp_sat, seen)
-    if matches:
-        return MATCH, matches, partials
-    if partials:
-        return PARTIAL, matches, partials
-    return FOREIGN, matches, partials
+            table.partials.append(i)
+        k = table.link[k]
 
 
-def _prefer_seen(table, matches, sensed, exp_sat, seen):
+def _add_match(table, i):
+    # a match, unless one with the same effect is already listed
+    m = table.matches
+    j = 0
+    while j < len(m):
+        if table.same_effect(i, m[j]):
+            return
+        j += 1
+    m.append(i)
+
+
+def _prefer_seen(table, sensed, seen):
     # A capture square reads the same before and after (the mover replaces the victim); if it was seen
     # disturbed during this move, the moves that touch it are the likelier ones.
+    matches = table.matches
+    exp_sat = table.exp_sat
     scored = []
     best = -1
     for i in matches:

@@ -24,10 +24,8 @@ _S_UNDO = const(6)
 
 
 def _evaluate(self):
-    sensed = self.sensed
-    es = self.exp_sat
     diffs = self._diffs
-    nd = diff_places(sensed, es, diffs)
+    nd = diff_places(self.sensed, self.exp_sat, diffs)
     was = self.situation
     if nd == 0:
         if was == _S_MISMATCH or was == _S_ILLEGAL or was == _S_UNDO:
@@ -39,49 +37,62 @@ def _evaluate(self):
         self.situation = _S_UNDO
         return
     seen = self.seen
-    for p in diffs:
-        seen[p] = 1
-    table = self.table
-    if table is None:  # a roll is owed, or the game is in a phase without moves
+    k = 0
+    while k < nd:  # (while, not for: a for loop's iterator slots would push the frame onto the heap)
+        seen[diffs[k]] = 1
+        k += 1
+    if self.table is None:  # a roll is owed, or the game is in a phase without moves
         self._mismatch(diffs, was)
         return
-    kind, matches, partials = classify(table, sensed, es, diffs, seen)
+    _judge_moves(self, diffs, was)
+
+
+def _judge_moves(self, diffs, was):
+    # the board against the move table: a match, a move under way, or neither
+    res = classify(self.table, self.sensed, self.exp_sat, diffs, self.seen)
+    kind = res[0]
     if kind == 1:  # MATCH
-        if len(matches) > 1:
-            self._ask_confirm([self._move(i) for i in matches])
-            return
-        i = matches[0]
-        game = self.game
-        ad = self.adapter
-        move = ad.move(game, table.keys[i])
-        cont = ad.continuations(game, move)
-        # A move whose arrival the sensors cannot see (onto a square already read as full) looks
-        # exactly like a piece just picked up: wait for a press or the next player's action.
-        if cont or partials or not table.shows_arrival(i, es):
-            self.situation = _S_PENDING
-            self.pending = move
-            self.chain_next = cont
-            self.partials = partials
-            self._event("pending", move=str(move))
-            return
-        _commit(self, move)
+        _matched(self, res[1], res[2])
         return
     if kind == 2:  # PARTIAL
         if was == _S_MISMATCH or was == _S_ILLEGAL:
             self._event("resume")
         self.situation = _S_MOVING
-        self.partials = partials
+        self.partials = res[2]
         self.pending = None
         self.choices = None
         return
     # FOREIGN: first, does it make sense once the pending move is played?
-    pend = self.pending
-    if was == _S_PENDING and pend is not None:
-        if self._try_commit_then(pend):
+    if was == _S_PENDING and self.pending is not None:
+        if self._try_commit_then(self.pending):
             return
     if self._chain_touchdown(diffs):
         return
     self._mismatch(diffs, was)
+
+
+def _matched(self, matches, partials):
+    if len(matches) > 1:
+        self._ask_confirm([self._move(i) for i in matches])
+        return
+    i = matches[0]
+    move = self.adapter.move(self.game, self.table.keys[i])
+    cont = self.adapter.continuations(self.game, move)
+    # A move whose arrival the sensors cannot see (onto a square already read as full) looks
+    # exactly like a piece just picked up: wait for a press or the next player's action.
+    if cont or partials or not self.table.shows_arrival(i, self.exp_sat):
+        _hold(self, move, cont, partials)
+        return
+    _commit(self, move)
+
+
+def _hold(self, move, cont, partials):
+    # a move done that waits: for its jump chain to go on, a press, or the next player
+    self.situation = _S_PENDING
+    self.pending = move
+    self.chain_next = cont
+    self.partials = partials
+    self._event("pending", move=str(move))
 
 
 def _commit(self, move):
@@ -98,37 +109,47 @@ def _commit(self, move):
 
 def _position_changed(self, played=None):
     # played: the move just pushed, when the adapter can update the expected counts from it
-    game = self.game
-    ad = self.adapter
     expected = self.expected
-    if played is None or not ad.expect_after(played, expected):
-        game.fill_counts(expected)
+    if played is None or not self.adapter.expect_after(played, expected):
+        self.game.fill_counts(expected)
     es = self.exp_sat
     es[:] = expected
     saturate(es, self.cap)
     _reset_move(self)
     self.table = None
     self.auto_move = None
+    _load_moves(self)
+
+
+def _load_moves(self):
+    # the new position's move table (none while a roll is owed), or the game's end
+    game = self.game
+    ad = self.adapter
     if ad.has_dice:
         if game.is_over():
             self._game_over()
             return
         if game.awaiting_roll():
             return
-    table = self._table
-    n = ad.load(game, table, expected)
+    n = ad.load(game, self._table, self.expected)
     if n == 0 and game.is_over():  # (Chinese Checkers: only then is it worth asking)
         self._game_over()
         return
-    self.table = table
+    self.table = self._table
     if n == 1:
-        move = self._move(0)
-        if str(move) == PASS_TEXT:
-            seat = game.turn
-            self.record.record_move(move)
-            game.push(move)
-            self._event("pass", seat=seat)
-            _position_changed(self)
+        _pass_if_forced(self)
+
+
+def _pass_if_forced(self):
+    # the only legal move is a pass: played at once
+    move = self._move(0)
+    if str(move) == PASS_TEXT:
+        game = self.game
+        seat = game.turn
+        self.record.record_move(move)
+        game.push(move)
+        self._event("pass", seat=seat)
+        _position_changed(self)
 
 
 def _reset_move(self):

@@ -82,17 +82,24 @@ def compose(r):
     elif phase == _OVER:
         _compose_over(r)
     else:
-        ad = r.adapter
-        game = r.game
-        seat = game.turn
-        _turn_led_of(r, game, seat, palette.TURN, ad.colour(game, seat))
-        for s in game.placements():
-            _turn_led_of(r, game, s, palette.FINISHED, ad.colour(game, s))
-        if ad.has_dice:
-            _compose_die(r)
-        sit = r.situation
-        if sit:  # S_IDLE: nothing more to show
-            _compose_situation(r, sit)
+        _compose_play(r)
+
+
+def _compose_play(r):
+    # (few slots, while loops: a frame of more than 11 would be taken from the MicroPython heap)
+    game = r.game
+    c = r.adapter.colour(game, game.turn)
+    _turn_led_of(r, game, game.turn, palette.TURN, c)
+    placed = game.placements()
+    k = 0
+    while k < len(placed):
+        c = r.adapter.colour(game, placed[k])
+        _turn_led_of(r, game, placed[k], palette.FINISHED, c)
+        k += 1
+    if r.adapter.has_dice:
+        _compose_die(r)
+    if r.situation:  # S_IDLE: nothing more to show
+        _compose_situation(r, r.situation)
 
 
 def _compose_situation(r, sit):
@@ -127,25 +134,30 @@ def _compose_situation(r, sit):
 
 def _compose_die(r):
     game = r.game
-    sc = r.scene
     if r.die_value:
-        waiting = ()
-        rolls = game.rolls
-        if game.phase == 0 and len(rolls) > 1:
-            ok = True
-            for v in rolls:
-                if not 1 <= v <= 6:
-                    ok = False
-            if ok:
-                waiting = tuple(rolls)
-        seat = r.die_seat if r.die_seat >= 0 else game.turn
-        colour = r.adapter.colour(game, seat)
-        sc.set_die(r.die_value, waiting, colour)
-    leds = r.board.waiting_leds
+        _show_die(r, game, r.die_seat if r.die_seat >= 0 else game.turn)
     if game.phase == 0:
-        for k in range(len(game.rolls)):
-            if k < len(leds):
-                sc.set(leds[k], palette.WAITING_ROLL)
+        leds = r.board.waiting_leds
+        k = 0
+        while k < len(game.rolls) and k < len(leds):
+            r.scene.set(leds[k], palette.WAITING_ROLL)
+            k += 1
+
+
+def _show_die(r, game, seat):
+    c = r.adapter.colour(game, seat)
+    r.scene.set_die(r.die_value, _waiting_rolls(game), c)
+
+
+def _waiting_rolls(game):
+    # the rolls still to be used, for the die display to show in turn (none unless two or more)
+    rolls = game.rolls
+    if game.phase != 0 or len(rolls) < 2:
+        return ()
+    for v in rolls:
+        if not 1 <= v <= 6:
+            return ()
+    return tuple(rolls)
 
 
 def _compose_moves(r, partials):

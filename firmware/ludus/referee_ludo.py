@@ -4,6 +4,7 @@ capture squares as touched places, where a move goes (for the lights). See ludus
 from ludus.ludo_move import _TRACK_OF_CLASS
 from ludus.palette import ludo_colour
 from ludus.referee_games import GameAdapter
+from ludus.referee_infer import add_changes
 
 
 class LudoAdapter(GameAdapter):
@@ -62,7 +63,7 @@ class LudoAdapter(GameAdapter):
         ts = game._cache  # the moves as the engine caches them (legal_moves() wraps each)
         if ts is None:
             ts = game._cache = game._legal()
-        table.load(expected, ts, lambda t: _changes(game, t))
+        _fill(table, game, ts, expected)
         return table.count
 
     def load_one(self, game, table, expected, move):
@@ -114,6 +115,75 @@ class LudoAdapter(GameAdapter):
 
     def seats_of(self, game):
         return game.seats
+
+
+def _fill(table, game, ts, expected):
+    # MoveTable.load of the move tuples ts with changes() as they list them: a move without captures
+    # (at most three places: from, to and where it first landed) written in place, no list built
+    table._begin(expected, ts, 3 * len(ts))
+    place = table.place
+    place_of = game.geo.place_of
+    k = 0
+    for i in range(len(ts)):
+        table.start[i] = k
+        t = ts[i]
+        if t[0] >= 3:
+            continue  # the Danish start choice: no change
+        if k + 4 > len(place) or (t[5] and not _one_capture(game, t)):
+            k = add_changes(table, i, k, _changes(game, t))
+            place = table.place  # (the arrays may have grown)
+            continue
+        row = place_of[t[1] >> 2]
+        a = row[t[3] + 1]
+        b = row[t[4] + 1]
+        n = 2 if t[9] >= 0 else 1
+        if t[5]:
+            k = _one_capture_entries(table, i, k, a, place_of[t[5][0] >> 2][0])
+            if t[6] >= 0 and row[t[6] + 1] != a and row[t[6] + 1] != b:
+                k = _entry(table, i, k, b, 0)
+                k = _entry(table, i, k, row[t[6] + 1], 0)
+            else:
+                k = _entry(table, i, k, b, 0)
+            continue
+        if a < b:
+            k = _entry(table, i, _entry(table, i, k, a, -n), b, n)
+        elif a > b:
+            k = _entry(table, i, _entry(table, i, k, b, n), a, -n)
+        if t[6] >= 0:
+            if a == b:
+                k = _entry(table, i, k, b, 0)  # (touched: see changes)
+            p = row[t[6] + 1]
+            if p != a and p != b:
+                k = _entry(table, i, k, p, 0)
+    table.start[len(ts)] = k
+
+
+def _one_capture(game, t):
+    # a single token (not a wall) capturing one token that stands where it lands
+    c = t[5][0]
+    return (
+        len(t[5]) == 1
+        and t[9] < 0
+        and game.geo.place_of[c >> 2][game.pos[c] + 1] == (game.geo.place_of[t[1] >> 2][t[4] + 1])
+    )
+
+
+def _one_capture_entries(table, i, k, a, base):
+    # _changes_caps of such a move, its net changes: the mover leaves a, the victim goes to its base
+    # (the landing square reads the same before and after: touched, with the square it first landed on)
+    if a < base:
+        return _entry(table, i, _entry(table, i, k, a, -1), base, 1)
+    return _entry(table, i, _entry(table, i, k, base, 1), a, -1)
+
+
+def _entry(table, i, k, p, d):
+    # entry k: move i changes place p by d (room for it known)
+    table.place[k] = p
+    table.delta[k] = d & 255
+    table.owner[k] = i
+    table.link[k] = table.head[p]
+    table.head[p] = k
+    return k + 1
 
 
 def _changes(game, t):

@@ -125,3 +125,28 @@ def saturate(counts, cap, n: int):
         if a[i] > c[i]:
             a[i] = c[i]
         i += 1
+
+
+@micropython.viper
+def sense_changes(src, bufs):
+    """See referee_infer.sense_changes."""
+    n = int(len(src))
+    a = ptr8(src)
+    b = ptr8(bufs[0])
+    cell = ptr16(bufs[1])
+    place = ptr16(bufs[2])
+    r = ptr8(bufs[3])
+    s = ptr8(bufs[4])
+    c = ptr8(bufs[5])
+    nc = int(bufs[6])
+    i = 0
+    while i < n:
+        if a[i] != b[i]:
+            x = int(cell[i])
+            if x < nc:
+                p = int(place[x])
+                v = int(r[p]) + int(a[i]) - int(b[i])
+                r[p] = v
+                s[p] = v if v < int(c[p]) else int(c[p])
+            b[i] = a[i]
+        i += 1

@@ -76,7 +76,7 @@ def test_danish_third_try_six_brings_a_token_out():
     assert game_of(rig).turn == 0  # a six earns another roll
 
 
-# ---- the game adapter ------------------------------------------------------------------------------------------
+# ---- the game adapter ----------------------------------------------------------------------------
 
 
 def test_adapter_lists_the_square_a_star_jump_passes_as_touched():

@@ -107,7 +107,7 @@ def test_blitz_no_token_enters_the_column_before_a_capture():
     assert rig.situation() == "idle"
 
 
-# ---- the game adapter ------------------------------------------------------------------------------------------
+# ---- the game adapter ----------------------------------------------------------------------------
 
 
 def test_adapter_lists_a_wall_capture_square_as_touched():

@@ -92,7 +92,7 @@ def test_teamup_finished_player_moves_its_partners_tokens():
     assert [(e["seat"], e["move"]) for e in ev] == [(0, "4 red.0 t30-t34")]
 
 
-# ---- the game adapter ------------------------------------------------------------------------------------------
+# ---- the game adapter ----------------------------------------------------------------------------
 
 
 def test_adapter_starts_follow_the_rule_set():

@@ -122,7 +122,7 @@ def test_danish_rules_have_no_turn_clock():
     assert rig.referee.clock_ms == 0 and rig.take() == []
 
 
-# ---- the game adapter ------------------------------------------------------------------------------------------
+# ---- the game adapter ----------------------------------------------------------------------------
 
 
 def test_adapter_sees_a_bounce_back_from_home_as_one_step_back_in_the_column():
