@@ -133,12 +133,14 @@ def ludo_change():
     return _change_case("ludo52", "ludo/classic", LUDO_CROWDED, place)
 
 
-def _commit_case(board_name, preset, start, pick):
+def _commit_case(board_name, preset, start, pick, rewind_only=False):
     # One settled change that completes a move (the piece already carried: lifted and put down within
     # the settle time), committed, the next position's move table built, the frame composed and
     # rendered. Then the position is wound back for the next call, by no referee logic: a copy of the
     # game made beforehand takes the played one's place (COPIES calls; game.pop() after that), the
-    # record's last action goes, and the referee's buffers and move table are copied back (about 1 %).
+    # record's last action goes, and the referee's buffers and move table are copied back. That
+    # wind-back is no work of the board's: rewind_only=True gives a case doing only it (on the position
+    # as it stands), which `ludus bench` measures too and subtracts.
     ref, board, levels = _referee_at(board_name, preset, start, True)
     frame = bytearray(3 * board.led_count)
     before = bytearray(levels)
@@ -161,7 +163,19 @@ def _commit_case(board_name, preset, start, pick):
             ref.game = copies.pop()
         else:
             ref.game.pop()
-        ref.record.actions.pop()
+        ref.record.actions.truncate(moved - 1)
+        ref.take_events()
+        levels[:] = before
+        snap.restore(ref)
+        return moved
+
+    kept = copies[-1]
+
+    def rewind():
+        # work()'s wind-back alone, on the position as it stands
+        moved = len(ref.record.actions)
+        ref.game = kept
+        ref.record.actions.truncate(moved)
         ref.take_events()
         levels[:] = before
         snap.restore(ref)
@@ -170,7 +184,7 @@ def _commit_case(board_name, preset, start, pick):
     work()  # checks the move commits at once and leaves the referee as it found it
     if ref.take_events() or ref.situation != 0 or ref.table is None:
         raise RuntimeError("the commit case did not wind back")
-    return work
+    return rewind if rewind_only else work
 
 
 COPIES = 10  # the default repetitions of the commit cases (as many as ludus bench's callgrind runs)
@@ -243,6 +257,14 @@ def cc_commit():
 
 def ludo_commit():
     return _commit_case("ludo52", "ludo/classic", LUDO_CROWDED, _six_of_green)
+
+
+def cc_commit_rewind():
+    return _commit_case("checkers", "checkers", CHECKERS_CROWDED, _step_of_seat_0, True)
+
+
+def ludo_commit_rewind():
+    return _commit_case("ludo52", "ludo/classic", LUDO_CROWDED, _six_of_green, True)
 
 
 def full_game():
@@ -381,6 +403,8 @@ CASES = [
     ("referee.ludo_change", ludo_change, 100),
     ("referee.cc_commit", cc_commit, COPIES),
     ("referee.ludo_commit", ludo_commit, COPIES),
+    ("referee.cc_commit_rewind", cc_commit_rewind, COPIES),
+    ("referee.ludo_commit_rewind", ludo_commit_rewind, COPIES),
     ("referee.full_game", full_game, 1),
     ("referee.ludo_full_game", ludo_full_game, 1),
 ]

@@ -136,6 +136,26 @@ class ActionLog:
             self._counts[ci] -= 1
         return text
 
+    def truncate(self, n):
+        """Keep the first n actions (a take-back of several at once, without making their strs)."""
+        while self._n > n:
+            ci = len(self._chunks) - 1
+            drop = self._n - n
+            if drop >= self._counts[ci]:  # the whole last chunk goes
+                self._n -= self._counts[ci]
+                self._chunks.pop()
+                self._fills.pop()
+                self._counts.pop()
+                continue
+            keep = self._counts[ci] - drop
+            chunk = self._chunks[ci]
+            end = 0
+            for _ in range(keep):
+                end = chunk.find(b"\n", end) + 1
+            self._fills[ci] = end
+            self._counts[ci] = keep
+            self._n = n
+
     def __iter__(self):
         for ci in range(len(self._chunks)):
             chunk = self._chunks[ci]
@@ -265,9 +285,10 @@ class GameRecord:
 
     def record_move(self, move):
         """Record a move: a move object (its str() is its notation) or its text."""
-        # a text as given: str() of it would make a new string (a qstr search on MicroPython)
+        # a text as given: str() of it would make a new string (a qstr search on MicroPython); so would
+        # text[0] or text[-1], while strip() returns the text itself when there is nothing to strip
         text = move if isinstance(move, str) else str(move)
-        if not text or text[0] <= " " or text[-1] <= " " or "\n" in text or _is_roll(text):
+        if not text or text.strip() != text or "\n" in text or _is_roll(text):
             raise NotationError("move text %r cannot be recorded" % (text,))
         self.actions.append(text)
 

@@ -455,3 +455,19 @@ def test_action_log_is_a_list_of_texts_kept_in_fixed_chunks():
     )
     assert support.raises(NotationError, lambda: log.append("two\nlines"))
     assert not ActionLog() and log
+    log.truncate(60)
+    assert len(log) == 60 and log == (["roll 1"] + texts[:3] + ["roll 6"] + texts[4:])[:60]
+    log.truncate(3)
+    assert list(log) == ["roll 1"] + texts[:2] and len(log._chunks) == 1
+    log.truncate(0)
+    assert len(log) == 0 and not log._chunks
+    log.append("roll 2")
+    assert list(log) == ["roll 2"]
+
+
+def test_a_move_text_with_spaces_at_its_ends_or_a_newline_is_not_recorded():
+    record = GameRecord("checkers/2", {}, "0" * 64)
+    for bad in (" h1-h2", "h1-h2 ", "h1\nh2", "", "roll 4"):
+        assert support.raises(NotationError, record.record_move, bad), bad
+    record.record_move("h1-h2")
+    assert list(record.actions) == ["h1-h2"]
