@@ -70,7 +70,12 @@ class ActionLog:
     CHUNK = 512
 
     def __init__(self, actions=()):
-        self._rebuild(actions)
+        self._chunks = []
+        self._fills = []  # bytes used in each chunk
+        self._counts = []  # actions in each chunk
+        self._n = 0
+        for action in actions:
+            self.append(action)
 
     def append(self, text):
         data = text.encode()
@@ -179,10 +184,7 @@ class ActionLog:
         return not self.__eq__(other)
 
     def _rebuild(self, actions):
-        self._chunks = []
-        self._fills = []  # bytes used in each chunk
-        self._counts = []  # actions in each chunk
-        self._n = 0
+        self.truncate(0)
         for action in actions:
             self.append(action)
 
