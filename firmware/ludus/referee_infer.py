@@ -4,6 +4,14 @@
 import sys
 from array import array
 
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
 # How a settled sensed state relates to the position (see MoveTable.classify).
 IDLE = 0  # sensed equals expected
 MATCH = 1  # sensed equals expected after one or more legal moves (see .matches)
@@ -106,8 +114,8 @@ class MoveTable:
         """True if the sensors see move i put a piece down somewhere (a count that rises)."""
         k = self.start[i]
         while k < self.start[i + 1]:  # (few slots: see classify)
-            d = self.delta[k]
-            if 0 < d < 128 and _rises(self, self.place[k], d, exp_sat):
+            d = signed_delta(self.delta[k])
+            if d > 0 and _rises(self, self.place[k], d, exp_sat):
                 return True
             k += 1
         return False
@@ -116,8 +124,7 @@ class MoveTable:
         """(place, net delta) pairs of move i, net-zero places included."""
         out = []
         for k in range(self.start[i], self.start[i + 1]):
-            d = self.delta[k]
-            out.append((self.place[k], d - 256 if d > 127 else d))
+            out.append((self.place[k], signed_delta(self.delta[k])))
         return out
 
     def candidates(self, place):
@@ -135,10 +142,19 @@ class MoveTable:
         return self.changes(i) == self.changes(j)
 
 
+# A place a move both empties and fills (listed twice with changes of different signs, or with a change
+# and as touched, delta 0): a capture square holding more victims than movers, say. Its table entry
+# holds MIXED + its net change (the entries' deltas are otherwise -32..31, two's complement), and the
+# judgement lets it read anything on the way (the victims taken off before the mover lands) while the
+# result must still match exactly.
+MIXED = const(64)
+
+
 def add_changes(table, i, k, changes):
     """Write move i's (place, delta) changes into the table from entry k on (a place listed twice
-    counts once, its deltas summed); returns the next free entry. For loaders that fill the table
-    themselves (MoveTable.load, ludus.referee_ludo): start[i] is theirs to set."""
+    counts once, its deltas summed, and is MIXED unless both deltas have the same sign); returns the
+    next free entry. For loaders that fill the table themselves (MoveTable.load,
+    ludus.referee_ludo): start[i] is theirs to set."""
     place = table.place
     delta = table.delta
     first = k
@@ -147,7 +163,7 @@ def add_changes(table, i, k, changes):
         while j < k and place[j] != p:
             j += 1
         if j < k:
-            delta[j] = (delta[j] + d) & 255
+            delta[j] = _merged(delta[j], d)
             continue
         if k == len(place):
             table._more(k)
@@ -160,6 +176,24 @@ def add_changes(table, i, k, changes):
         table.head[p] = k
         k += 1
     return k
+
+
+def _merged(raw, d):
+    # a table entry's delta byte with d added (see MIXED)
+    was = signed_delta(raw)
+    if (was > 0 and d > 0) or (was < 0 and d < 0):
+        if not 32 <= raw < 128:
+            return (was + d) & 255
+    return MIXED + was + d
+
+
+def signed_delta(raw):
+    """The net change of a table entry's delta byte (see MIXED)."""
+    if raw > 127:
+        return raw - 256
+    if raw >= 32:
+        return raw - MIXED
+    return raw
 
 
 def _rises(table, p, d, exp_sat):
@@ -184,8 +218,12 @@ def _judge_py(table, i, sensed, ndiff):
     for k in range(table.start[i], table.start[i + 1]):
         p = place[k]
         d = delta[k]
+        free = d == 0  # touched: may read anything on the way
         if d > 127:
             d -= 256
+        elif d >= 32:  # MIXED: emptied and filled
+            d -= MIXED
+            free = True
         s = sensed[p]
         a = exp_sat[p]
         c = cap[p]
@@ -203,7 +241,7 @@ def _judge_py(table, i, sensed, ndiff):
                 placed += s - a
             else:
                 lifted += a - s
-            if d != 0:
+            if not free:
                 if a <= v:
                     if s < a or s > v:
                         return FOREIGN

@@ -255,7 +255,11 @@ def _changes_caps(game, t):
     if t[6] >= 0:
         _touch(out, row[t[6] + 1])
     for c in caps:
-        _touch(out, place_of[c >> 2][pos[c] + 1])
+        # listed as touched even where its net change is listed too (victims outnumbering the mover):
+        # the table then lets it read anything on the way (ludus.referee_infer.MIXED)
+        p = place_of[c >> 2][pos[c] + 1]
+        if (p, 0) not in out:
+            out.append((p, 0))
     return out
 
 

@@ -29,8 +29,14 @@ def judge(table, i: int, sensed, ndiff: int) -> int:
     while k < end:
         p = int(place[k])
         d = int(delta[k])
+        free = 0
+        if d == 0:
+            free = 1  # touched: may read anything on the way
         if d > 127:
             d -= 256
+        elif d >= 32:  # referee_infer.MIXED: emptied and filled
+            d -= 64
+            free = 1
         s = int(sn[p])
         a = int(es[p])
         c = int(cap[p])
@@ -52,7 +58,7 @@ def judge(table, i: int, sensed, ndiff: int) -> int:
                 placed += s - a
             else:
                 lifted += a - s
-            if d != 0:
+            if not free:
                 if a <= v:
                     if s < a or s > v:
                         return 3

@@ -43,6 +43,28 @@ def test_a_capture_matches_in_either_order():
     assert judge(t, [0, 0, 0, 1, 0, 0, 2])[0] == MATCH
 
 
+def test_a_pair_captured_may_be_taken_off_before_the_mover_lands():
+    # mover 0 -> 3 where two victims stand (the sensor says one); both go to the base zone 6. Square 3
+    # is emptied and filled (net -1, listed as touched too): it may read empty on the way.
+    t = table([1, 0, 0, 2, 0, 0, 0], [[(0, -1), (3, -1), (6, 2), (3, 0)]])
+    assert judge(t, [1, 0, 0, 0, 0, 0, 2])[0] == PARTIAL  # both victims off first
+    assert judge(t, [1, 0, 0, 1, 0, 0, 1])[0] == PARTIAL  # one victim off
+    assert judge(t, [0, 0, 0, 1, 0, 0, 2])[0] == MATCH
+    assert judge(t, [1, 0, 0, 0, 0, 0, 3])[0] == FOREIGN  # three in the base: conjured
+    # without the touch the square is bounded by its net change, and reading empty is a difference
+    t = table([1, 0, 0, 2, 0, 0, 0], [[(0, -1), (3, -1), (6, 2)]])
+    assert judge(t, [1, 0, 0, 0, 0, 0, 2])[0] == FOREIGN
+
+
+def test_changes_of_one_sign_add_up_and_of_both_signs_are_mixed():
+    from ludus.referee_infer import MIXED, signed_delta
+
+    t = table([1, 0, 0, 1, 0, 0, 0], [[(0, -1), (3, 1), (3, 1)], [(0, -1), (3, 1), (3, -2)]])
+    assert t.changes(0) == [(0, -1), (3, 2)] and t.changes(1) == [(0, -1), (3, -1)]
+    assert t.delta[1] == 2 and t.delta[3] == MIXED - 1 and signed_delta(t.delta[3]) == -1
+    assert signed_delta(255) == -1 and signed_delta(MIXED) == 0 and signed_delta(5) == 5
+
+
 def test_pieces_are_not_conjured():
     # the only move goes 0 -> 2; a piece appearing on 2 while 0 is still full is not that move
     t = table([1, 0, 0, 0, 0, 0, 0], [[(0, -1), (2, 1)]])

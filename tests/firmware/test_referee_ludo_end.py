@@ -58,7 +58,8 @@ def test_adapter_lists_capture_squares_as_touched():
 
 def test_adapter_changes_are_the_games_net_changes_plus_the_touched_squares():
     # LudoAdapter.changes works the net changes out from the move's fields (no dict): they must be
-    # game.move_changes(move), in its order, then the capture and star/arrow squares with delta 0
+    # game.move_changes(move), in its order, then the landing and star/arrow squares with delta 0 where
+    # not listed, and the capture squares with delta 0 even where listed
     from ludus.games import position
     from ludus.ludo_play import SeededDie
     from ludus.referee_ludo import LudoAdapter
@@ -81,9 +82,13 @@ def test_adapter_changes_are_the_games_net_changes_plus_the_touched_squares():
                 if m.kind < 3 and (m.caps or m.via >= 0):
                     row = game.geo.place_of[m.gi >> 2]
                     touched = [row[m.to + 1]] + ([row[m.via + 1]] if m.via >= 0 else [])
-                    touched += [game.geo.place_of[c >> 2][game.pos[c] + 1] for c in m.caps]
                 for p in touched:
                     if p not in [q for q, _ in want]:
+                        want.append((p, 0))
+                # a capture square is listed as touched even beside its net change (MIXED)
+                for c in m.caps if m.kind < 3 else ():
+                    p = game.geo.place_of[c >> 2][game.pos[c] + 1]
+                    if (p, 0) not in want:
                         want.append((p, 0))
                 assert list(ad.changes(game, m)) == want, (rules, str(m))
                 checked += 1
