@@ -55,6 +55,19 @@ def test_master_wall_capture_with_the_victims_taken_off_first():
     assert moves_of(rig) == ["3 green.0+green.1 t2-t5 x red.0,red.1"]
 
 
+def test_master_wall_capturing_a_single_token_taken_off_first():
+    # the victim off first: t5 reads empty, on the way to either legal move (one token or the wall)
+    rig = at("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,base,base,base")
+    rig.lift("t5")
+    rig.place("red.base")
+    assert rig.situation() == "moving" and rig.take("mismatch") == []
+    rig.move("t2", "t5")  # a single token capturing, or half the wall: pending
+    rig.move("t2", "t5")
+    seen = rig.take()
+    assert [e["event"] for e in seen] == ["pending", "move"], seen
+    assert seen[1]["move"] == "3 green.0+green.1 t2-t5 x red.0"
+
+
 def test_master_a_wall_blocks_a_single_token_passing():
     # green on t2 with a 3 would pass the red wall on t4: no move at all, the roll is discarded
     rig = at("ludo master seats=gr turn=g rolls=- g=t2,base,base,base r=t4,t4,base,base")
