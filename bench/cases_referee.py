@@ -133,7 +133,7 @@ def ludo_change():
     return _change_case("ludo52", "ludo/classic", LUDO_CROWDED, place)
 
 
-def _commit_case(board_name, preset, start, pick, rewind_only=False):
+def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=False):
     # One settled change that completes a move (the piece already carried: lifted and put down within
     # the settle time), committed, the next position's move table built, the frame composed and
     # rendered. Then the position is wound back for the next call, by no referee logic: a copy of the
@@ -158,6 +158,9 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False):
         state[0] += 5
         ref.tick(levels, state[0], 0)
         ref.render(state[0], frame)
+        if next_tick:  # the next tick, which makes the new position's move table
+            state[0] += 5
+            ref.tick(levels, state[0], 0)
         moved = len(ref.record.actions)
         if copies:
             ref.game = copies.pop()
@@ -257,6 +260,14 @@ def cc_commit():
 
 def ludo_commit():
     return _commit_case("ludo52", "ludo/classic", LUDO_CROWDED, _six_of_green)
+
+
+def cc_commit_next_tick():
+    return _commit_case("checkers", "checkers", CHECKERS_CROWDED, _step_of_seat_0, next_tick=True)
+
+
+def ludo_commit_next_tick():
+    return _commit_case("ludo52", "ludo/classic", LUDO_CROWDED, _six_of_green, next_tick=True)
 
 
 def cc_commit_rewind():
@@ -403,6 +414,8 @@ CASES = [
     ("referee.ludo_change", ludo_change, 100),
     ("referee.cc_commit", cc_commit, COPIES),
     ("referee.ludo_commit", ludo_commit, COPIES),
+    ("referee.cc_commit_next_tick", cc_commit_next_tick, COPIES),
+    ("referee.ludo_commit_next_tick", ludo_commit_next_tick, COPIES),
     ("referee.cc_commit_rewind", cc_commit_rewind, COPIES),
     ("referee.ludo_commit_rewind", ludo_commit_rewind, COPIES),
     ("referee.full_game", full_game, 1),

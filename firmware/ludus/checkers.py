@@ -169,6 +169,11 @@ class CheckersGame:
             return True
         return len(self._finished) >= cfg.seats - 1
 
+    def is_over_quick(self):
+        """is_over() without its move search: True when all but one seat have finished or the move cap
+        is reached (a position where nobody can move is not seen)."""
+        return self._over_quick()
+
     def is_over(self):
         """True when all but one seat have finished, the move cap is reached, or nobody can move."""
         if self._over_quick():

@@ -15,8 +15,9 @@ from array import array
 from ludus.referee_flow import RefereeFlow
 from ludus.referee_games import adapter_for
 from ludus.referee_infer import MoveTable, saturate, sense_changes
-from ludus.referee_judge import RefereeJudge, _evaluate
+from ludus.referee_judge import RefereeJudge, _evaluate, table_of
 from ludus.referee_states import (
+    DUE,
     LONG_PRESS,
     NO_PRESS,
     PHASE_NAMES,
@@ -200,6 +201,8 @@ class Referee(RefereeJudge, RefereeFlow):
             self._started = settled = True
             occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
             self._sense()
+        elif self.table is DUE:
+            table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         if settled:
             self._dirty = True
             if self.phase == _PLAY:

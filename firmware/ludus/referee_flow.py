@@ -8,6 +8,7 @@ from ludus.dice import Dice
 from ludus.errors import ConfigError
 from ludus.record import GameRecord, roll_values
 from ludus.referee_infer import diff_places
+from ludus.referee_judge import table_of
 from ludus.referee_states import (
     LONG_PRESS,
     OVER,
@@ -116,7 +117,7 @@ class RefereeFlow:
                     self._event("refused", reason="put the board right before rolling")
             elif self._choice_phase():
                 self._commit(self._choice_move(3))
-            elif sit == S_IDLE and self.table is not None:
+            elif sit == S_IDLE and table_of(self) is not None:
                 self._invisible_moves()
             return
         if sit == S_CONFIRM:
@@ -135,7 +136,7 @@ class RefereeFlow:
 
     def _choice_phase(self):
         # Danish rules: the roll-off winner chooses to start (short press) or to choose colour (long).
-        if self.adapter.family != "ludo" or self.table is None:
+        if self.adapter.family != "ludo" or table_of(self) is None:
             return False
         return self.table.count == 2 and self._move(0).kind >= 3
 

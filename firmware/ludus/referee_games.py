@@ -54,6 +54,11 @@ class GameAdapter:
         """The move a table key names."""
         return key
 
+    def finished(self, game):
+        """True if the game is over, as far as can be told without generating moves (a game of dice
+        tells all: the rest is seen when its move table is made)."""
+        return game.is_over()
+
     def expect_after(self, move, expected):
         """Update the expected place counts for `move`, just played, if that is cheaper than the game's
         fill_counts(); False leaves them to fill_counts()."""

@@ -5,7 +5,7 @@ confirmation), a move under way, or a difference to put right. A part of ludus.r
 # mypy: disable-error-code="attr-defined,has-type"
 
 from ludus.referee_infer import classify, diff_places, pair_nearest, saturate
-from ludus.referee_states import PASS_TEXT, const
+from ludus.referee_states import DUE, PASS_TEXT, const
 
 # ludus.referee_states' values, inlined (a module's global costs a lookup each use)
 _PLAY = const(1)
@@ -41,7 +41,7 @@ def _evaluate(self):
     while k < nd:  # (while, not for: a for loop's iterator slots would push the frame onto the heap)
         seen[diffs[k]] = 1
         k += 1
-    if self.table is None:  # a roll is owed, or the game is in a phase without moves
+    if table_of(self) is None:  # a roll is owed, or the game is in a phase without moves
         self._mismatch(diffs, was)
         return
     _judge_moves(self, diffs, was)
@@ -122,7 +122,10 @@ def _position_changed(self, played=None):
 
 
 def _load_moves(self):
-    # the new position's move table (none while a roll is owed), or the game's end
+    # the new position's move table (none while a roll is owed), or the game's end. The table itself
+    # is made when it is first needed (table_of): after a commit the new frame goes out first, and the
+    # next tick loads it (docs/referee.md, "Committing"). What the frame shows (the game's end, a roll
+    # owed) is decided here.
     game = self.game
     ad = self.adapter
     if ad.has_dice:
@@ -131,13 +134,34 @@ def _load_moves(self):
             return
         if game.awaiting_roll():
             return
-    n = ad.load(game, self._table, self.expected)
-    if n == 0 and game.is_over():  # (Chinese Checkers: only then is it worth asking)
+    elif ad.finished(game):
         self._game_over()
         return
+    self.table = DUE
+
+
+def table_of(self):
+    """The referee's move table for the position, loaded now if it is due; None when there are no
+    moves to judge (a roll is owed, the game is over or not begun)."""
+    table = self.table
+    while table is DUE:
+        table = _load_table(self)
+    return table
+
+
+def _load_table(self):
+    # the table is made (and a forced pass played, which makes the next one due)
+    game = self.game
+    self.table = None
+    n = self.adapter.load(game, self._table, self.expected)
+    if n == 0 and game.is_over():  # (Chinese Checkers, nobody able to move: only then worth asking)
+        self._game_over()
+        self._dirty = True
+        return None
     self.table = self._table
     if n == 1:
         _pass_if_forced(self)
+    return self.table
 
 
 def _pass_if_forced(self):
@@ -149,6 +173,7 @@ def _pass_if_forced(self):
         self.record.record_move(move)
         game.push(move)
         self._event("pass", seat=seat)
+        self._dirty = True  # (when loaded on a later tick: the frame shows the next seat)
         _position_changed(self)
 
 
@@ -255,7 +280,7 @@ class RefereeJudge:
         return self._px[p], self._py[p]
 
     def _mismatch(self, diffs, was):
-        changed, illegal = self._show_difference(diffs, self.table is not None)
+        changed, illegal = self._show_difference(diffs, table_of(self) is not None)
         new = _S_ILLEGAL if illegal else _S_MISMATCH
         self.pending = None
         self.choices = None

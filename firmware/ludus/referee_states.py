@@ -31,3 +31,6 @@ S_CHAIN = const(7)  # a jumping piece touched down where the chain may not end: 
 SITUATION_NAMES = ("idle", "moving", "pending", "confirm", "mismatch", "illegal", "undo", "chain")
 
 PASS_TEXT = "pass"  # the move text of a Chinese Checkers pass
+
+# Referee.table while the position's move table is due to be made (ludus.referee_judge.table_of)
+DUE = object()

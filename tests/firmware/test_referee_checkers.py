@@ -65,6 +65,26 @@ def test_a_step_is_accepted_when_the_piece_rests():
     assert rig.situation() == "idle"
 
 
+def test_after_a_move_the_frame_comes_first_and_the_next_tick_makes_the_move_table():
+    from ludus.referee_states import DUE
+
+    rig = started(real=False)  # (a change settles on the tick it is made)
+    rig.lift("h7")
+    rig.counts[rig.cell("h16")] += 1  # put down: one settled change commits the move
+    rig.tick()
+    ref = rig.referee
+    assert [e["move"] for e in rig.take("move")] == ["h7-h16"]
+    assert ref.table is DUE  # not made yet: the new frame went out first
+    led = rig.board.turn_leds[ref.adapter.turn_index(ref.game, ref.game.turn)]
+    from ludus import palette
+
+    assert ref.scene.meaning_at(led) == palette.TURN  # the next seat's turn is shown already
+    rig.tick()
+    assert ref.table is not DUE and ref.table.count == len(ref.game.legal_moves())
+    rig.lift("h112")  # and the next lift is judged against it
+    assert rig.situation() == "moving" and rig.lit("h104", "destination")
+
+
 def opened():
     rig = started()
     rig.move("h7", "h16")
