@@ -29,7 +29,7 @@ PLAN = (
     ("sensing.idle_tick", 20, "", "sensor update, 121 digital channels, nothing changed"),
     ("sensing.idle_tick_analog", 20, "", "sensor update, 121 analog channels, nothing changed"),
     ("scene.render_busy", 5, "", "render one busy LED frame (blinks, budget scaling)"),
-    ("referee.idle_tick", 20, "0 B, Pico est. <= 0.5 ms", "referee tick, nothing changed"),
+    ("referee.idle_tick", 200, "0 B, Pico est. <= 0.5 ms", "referee tick, nothing changed"),
     ("referee.cc_change", 10, "Pico est. <= 5 ms", "settled change -> LED frame, worst checkers"),
     ("referee.ludo_change", 10, "Pico est. <= 5 ms", "settled change -> LED frame, crowded Ludo"),
     ("referee.cc_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, worst checkers"),
