@@ -155,7 +155,8 @@ class Calibration:
         """The quantiser table: per channel rise1, fall1, rise2, fall2, flags (levels mirrored for
         descending channels). Validates first."""
         self.validate()
-        table = array("H", [0] * (_ROW * self.channel_count))
+        # (from zero bytes: a list of zeros first would take four times the heap, in one block)
+        table = array("H", bytes(2 * _ROW * self.channel_count))
         h = self.hysteresis_pct
         for ch in range(self.channel_count):
             empty, one, two = self._levels[ch]

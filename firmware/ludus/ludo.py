@@ -8,6 +8,8 @@ Arrow and Team Up variations, Danish club rules, the Hebrew 40/56 boards), with 
     ['6 green.0 base-t0']
 """
 
+import sys
+
 from ludus import ludo_gen, ludo_turn
 from ludus.errors import ConfigError, NotationError
 from ludus.ludo_board import BASE, COLOURS, LETTERS, geometry
@@ -33,15 +35,16 @@ class LudoGame:
     True and push(move) with one of legal_moves() otherwise; the engine never rolls by itself."""
 
     # CPython: slots keep attribute access fast (a plain instance dict with this many keys is not shared,
-    # which defeats the interpreter's attribute caches); MicroPython treats this as a class attribute.
-    __slots__ = (
-        "L", "T", "_Move", "_after", "_arrows", "_blocked", "_cache", "_capture_again", "_cbh", "_dice2",
-        "_dice_sum", "_entry", "_entry_ok", "_entry_star_home", "_exact", "_globes", "_home_again", "_idle",
-        "_in_play_end", "_lap", "_must", "_opp", "_pairs", "_plain", "_roll_first", "_safe", "_share",
-        "_simple", "_six_again", "_stars", "_teams", "_tries", "_void3", "_walls", "bonus", "captured",
-        "die1", "geo", "group", "inplay", "max_undo", "occ", "owe", "phase", "place_names", "placed", "pos",
-        "rolls", "rules", "seats", "sixes", "stack", "total", "tries", "turn", "turn_count",
-    )  # fmt: skip
+    # which defeats the interpreter's attribute caches). MicroPython has no slots: there the names stay
+    # one string, not a tuple built in the heap.
+    if sys.implementation.name != "micropython":
+        __slots__ = tuple(
+            "L T _Move _after _arrows _blocked _cache _capture_again _cbh _dice2 _dice_sum _entry _entry_ok"
+            " _entry_star_home _exact _globes _home_again _idle _in_play_end _lap _must _opp _pairs _plain"
+            " _roll_first _safe _share _simple _six_again _stars _teams _tries _void3 _walls bonus captured"
+            " die1 geo group inplay max_undo occ owe phase place_names placed pos rolls rules seats sixes"
+            " stack total tries turn turn_count".split()
+        )
 
     def __init__(self, rules, seats):
         if not isinstance(rules, RuleSet):
@@ -130,25 +133,15 @@ class LudoGame:
         for s in range(4):
             self._opp.append(tuple(c for c in seats if c != s and not (r.teams and c == (s + 2) % 4)))
 
-    # move generation (ludus.ludo_gen) and turn flow (ludus.ludo_turn), bound as methods
+    # move generation (ludus.ludo_gen) and turn flow (ludus.ludo_turn) used as methods; the rest of those
+    # modules' functions call each other directly (each class attribute costs heap on MicroPython)
     _legal = ludo_gen._legal
-    _gen = ludo_gen._gen
-    _single = ludo_gen._single
-    _column = ludo_gen._column
-    _wall_between = ludo_gen._wall_between
-    _tokens_at = ludo_gen._tokens_at
-    _land = ludo_gen._land
-    _gen_walls = ludo_gen._gen_walls
-    _new_turn = ludo_turn._new_turn
-    _next_turn = ludo_turn._next_turn
-    _settle = ludo_turn._settle
+    _single = ludo_gen._single  # (ludus.ludo_why)
+    _settle = ludo_turn._settle  # (ludus.ludo_text)
     apply_roll = ludo_turn.apply_roll
-    _roll_other = ludo_turn._roll_other
-    _order_roll = ludo_turn._order_roll
     push = ludo_turn.push
-    _apply = ludo_turn._apply
-    _seat_done = ludo_turn._seat_done
-    _record = ludo_turn._record
+    _apply = ludo_turn._apply  # (ludus.ludo_play, with _keep)
+    _keep = ludo_turn._keep
     pop = ludo_turn.pop
 
     # --- set-up -------------------------------------------------------------------------------------
@@ -160,7 +153,7 @@ class LudoGame:
                 self.pos[s * 4 + i] = 0
         self._rebuild_occ()
         if self.rules.start_order == "seat0":
-            self._new_turn(self.seats[0])
+            ludo_turn._new_turn(self, self.seats[0])
         else:
             self.phase = ORDER
             self.group = list(self.seats)
@@ -239,15 +232,6 @@ class LudoGame:
             if self.pos[s * 4 + i] >= fin:
                 n += 1
         return n >= self.rules.finish_tokens
-
-    def _in_play(self, s):
-        L, C = self.L, self.geo.C
-        has_home = self.geo.has_home
-        for i in range(4):
-            p = self.pos[s * 4 + i]
-            if 0 <= p < L or (has_home and L <= p < L + C):
-                return True
-        return False
 
     def token_place(self, gi):
         """Place name of token gi (seat * 4 + index)."""

@@ -4,10 +4,8 @@ ludus.ludo), kept in a module of their own so each module compiles in a small he
 
 from ludus.ludo_board import BASE
 from ludus.ludo_move import (
-    CHOICE,
     COLOUR,
     ENTER,
-    PLAY,
     R_CAPTURE_FIRST,
     R_DONE,
     R_ENTRY,
@@ -21,28 +19,51 @@ from ludus.ludo_move import (
     WALL,
 )
 
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+# ludus.ludo_move's PLAY and CHOICE phases, inlined on the hot path
+_PLAY = const(0)
+_CHOICE = const(2)
+
 
 def _legal(self):
-    if self.phase != PLAY:
-        if self.phase == CHOICE:
-            gi = self.turn * 4
-            return [(START, gi, 0, -1, -1, (), -1, 0, 0, -1), (COLOUR, gi, 0, -1, -1, (), -1, 0, 0, -1)]
+    if self.phase != _PLAY:
+        if self.phase == _CHOICE:
+            return _choices(self.turn * 4)
         return []
     rolls = self.rolls
     if self.owe or not rolls:
         return []
-    if len(rolls) > 1:
-        distinct = []
-        for r in rolls:
-            if r not in distinct:
-                distinct.append(r)
-        rolls = distinct
     return _gen(self, rolls)
 
 
+def _distinct(rolls):
+    # the waiting rolls, each value once
+    out = []
+    for r in rolls:
+        if r not in out:
+            out.append(r)
+    return out
+
+
+def _choices(gi):
+    # the Danish choice after the roll-off, for the winner's first token gi (apart from _legal: a frame
+    # of more than 11 slots, locals and stack, would be taken from the MicroPython heap)
+    return [(START, gi, 0, -1, -1, (), -1, 0, 0, -1), (COLOUR, gi, 0, -1, -1, (), -1, 0, 0, -1)]
+
+
 def _gen(self, rolls):
-    """The moves for the waiting rolls, after the compulsory-capture filter. (A module function on the
-    hot path: called directly, not looked up through the game's full instance dictionary.)"""
+    """The moves for the waiting rolls (each value once), after the compulsory-capture filter. (A module
+    function on the hot path: called directly, not looked up through the game's full instance
+    dictionary. ludus.ludo_native has it as viper code, used on MicroPython: keep the two alike.)"""
+    if len(rolls) > 1:
+        rolls = _distinct(rolls)
     s = self.turn
     if self._teams and self._finished(s):
         s = (s + 2) % 4
@@ -82,20 +103,10 @@ def _gen(self, rolls):
                         if simple:
                             # _land, in short, for shared squares where every opponent is captured
                             # except on a safe square (where all stay)
-                            occ = self.occ
-                            a4 = a * 4
-                            if self._safe[a] or total[a] == occ[a4 + s]:
+                            if self._safe[a] or total[a] == self.occ[a * 4 + s]:
                                 append((1, gi, r, p, q, (), -1, 0, 0, -1))
                                 continue
-                            won: tuple = ()
-                            for c in self._opp[s]:
-                                if occ[a4 + c]:
-                                    # _tokens_at, in short: seat c's tokens on square a
-                                    d = (a - self.geo.starts[c]) % self.L
-                                    for g in range(c * 4, c * 4 + 4):
-                                        if pos[g] == d:
-                                            won += (g,)
-                            append((1, gi, r, p, q, won, -1, 0, 0, -1))
+                            append((1, gi, r, p, q, _tokens_on(self, s, a), -1, 0, 0, -1))
                             anycap = True
                             continue
                     m = _land(self, gi, s, p, q, r, 0, q)
@@ -115,10 +126,14 @@ def _gen(self, rolls):
             _gen_walls(self, s, v, r, out)
             anycap = True  # (wall moves: let the filter look)
     if anycap and self._must:
-        caps = [m for m in out if m[5]]
-        if caps:
-            return caps
+        return _must_capture(out)
     return out
+
+
+def _must_capture(out):
+    # compulsory capture: the captures, if there are any
+    caps = [m for m in out if m[5]]
+    return caps if caps else out
 
 
 def _single(self, gi, v, r, entry_ok):
@@ -191,15 +206,23 @@ def _wall_between(self, s, d0, d1, skip):
     return False
 
 
+def _tokens_on(self, s, a):
+    # the tokens (gi) on absolute track square a that a token of seat s captures in the simple rules
+    # (LudoGame._simple: every other seat is an opponent), seat by seat
+    won = ()
+    for c in range(4):
+        if c != s and self.occ[a * 4 + c]:
+            won += _tokens_at(self, c, a)
+    return won
+
+
 def _tokens_at(self, c, a):
-    """Tokens (gi) of seat c on absolute track square a."""
+    """Tokens (gi) of seat c on absolute track square a, where the square counts show one or more."""
     d = (a - self.geo.starts[c]) % self.L
-    pos = self.pos
-    out = []
-    for gi in range(c * 4, c * 4 + 4):
-        if pos[gi] == d:
-            out.append(gi)
-    return tuple(out)
+    g = self.pos.index(d, c * 4)
+    if self.occ[a * 4 + c] == 1:
+        return (g,)
+    return tuple(k for k in range(g, c * 4 + 4) if self.pos[k] == d)
 
 
 def _land(self, gi, s, p, q, r, lap, end):
@@ -321,3 +344,10 @@ def _gen_walls(self, s, v, r, out):
                 caps += _tokens_at(self, c, a)
         if not blocked:
             out.append((WALL, gi, r, p, q, caps, -1, lap, 0, gj))
+
+
+# On MicroPython _gen compiled by the viper emitter (ludus.ludo_native), several times faster.
+try:
+    from ludus.ludo_native import gen as _gen  # type: ignore[assignment]
+except Exception:  # CPython, or a port without the native emitter: the bytecode versions above
+    pass

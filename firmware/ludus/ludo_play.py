@@ -81,7 +81,7 @@ def _play_fast(game, die, first_winner, max_actions):
     x = die.state
     apply_roll = game.apply_roll
     apply_move = game._apply
-    record = game._record if game.max_undo else None
+    record = game._keep if game.max_undo else None
     while actions < max_actions:
         phase = game.phase
         if phase == 3:
@@ -99,16 +99,17 @@ def _play_fast(game, die, first_winner, max_actions):
             if m[5]:
                 captures += len(m[5])
             if record is not None:
-                record()
+                record(m)
             apply_move(m)
             if first_winner and game.placed:
                 break
         elif phase == 1:
             apply_roll((x & 0xFFFF) % 6 + 1)
         else:  # the Danish choice after the roll-off
+            m = game._legal()[(x & 0xFFFF) % 2]
             if record is not None:
-                record()
-            apply_move(game._legal()[(x & 0xFFFF) % 2])
+                record(m)
+            apply_move(m)
     die.state = x
     stats.turns = game.turn_count - turns0
     stats.actions = actions

@@ -5,7 +5,17 @@ kept in a module of their own so each module compiles in a small heap."""
 from ludus.errors import IllegalMoveError, NotationError
 from ludus.ludo_board import BASE
 from ludus.ludo_gen import _gen, _legal
-from ludus.ludo_move import CHOICE, ENTRY_FLAG, ORDER, OVER, PLAY, START, LudoMove
+from ludus.ludo_move import CHOICE, ENTRY_FLAG, ORDER, OVER, PLAY, LudoMove
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(x):
+        return x
+
+
+_START = const(3)  # ludus.ludo_move.START, inlined where a move is played
 
 # The hot path (push, apply_roll and what they call) calls the module's functions directly: a method
 # looked up through the game's instance dictionary (many attributes) costs several hundred instructions
@@ -80,7 +90,9 @@ def apply_roll(self, value):
     if value.__class__ is not int or not 0 < value < 7:
         raise NotationError("die value %r: expected 1..6" % (value,))
     if self.max_undo:
-        _record(self)
+        _keep(self, None)
+    elif self.stack:
+        self.stack = []  # history turned off: the records kept no longer lead back from here
     self._cache = None
     rolls = self.rolls
     if value == 6 and self._six_again:
@@ -128,7 +140,9 @@ def _roll_other(self, value):
     if value.__class__ is not int or not 0 < value < 7:
         raise NotationError("die value %r: expected 1..6" % (value,))
     if self.max_undo:
-        _record(self)
+        _keep(self, None)
+    elif self.stack:
+        self.stack = []
     self._cache = None
     if phase == ORDER:
         _order_roll(self, value)
@@ -189,23 +203,26 @@ def push(self, move):
     cache = self._cache
     if cache is None:
         cache = self._cache = _legal(self)
-    if not isinstance(move, LudoMove) or move.t not in cache:
+    t = move.t if move.__class__ is self._Move or isinstance(move, LudoMove) else None
+    if t not in cache:
         raise IllegalMoveError("move %s is not legal here" % (move,))
     if self.max_undo:
-        _record(self)
-    _apply(self, move.t)
+        stack = self.stack
+        stack.append(_record(self, t))
+        if 0 < self.max_undo < len(stack):
+            del stack[0]
+    elif self.stack:
+        self.stack = []  # history turned off: the records kept no longer lead back to a position
+    _apply(self, t)
 
 
 def _apply(self, m):
     """Play move tuple m (from the engine's own list). (Small functions indexing the tuple: a frame of
-    more than 11 slots, locals and stack, would be taken from the MicroPython heap.)"""
+    more than 11 slots, locals and stack, would be taken from the MicroPython heap. ludus.ludo_native has
+    it with _move_token and _captures as viper code, used on MicroPython: keep them alike.)"""
     self._cache = None
-    if m[0] >= START:
-        seats = self.seats
-        if m[0] == START:
-            _new_turn(self, self.turn)
-        else:
-            _new_turn(self, seats[(seats.index(self.turn) + 1) % len(seats)])
+    if m[0] >= _START:
+        _choose(self, m)
         return
     _move_token(self, m)
     if m[5]:
@@ -218,10 +235,24 @@ def _apply(self, m):
         if self._finished(m[1] >> 2):
             if _seat_done(self, m[1] >> 2):
                 return
-    if not rolls and not self.owe and not self.bonus:
+    if rolls:
+        # _settle, in short (after a move nothing is owed and the phase is still PLAY)
+        moves = self._cache = _gen(self, rolls)
+        if moves:
+            return
+    elif not self.owe and not self.bonus:
         _next_turn(self)
+        return
+    _settle(self)
+
+
+def _choose(self, m):
+    # the Danish choice after the roll-off: its winner starts, or chooses colour and the next seat starts
+    seats = self.seats
+    if m[0] == _START:
+        _new_turn(self, self.turn)
     else:
-        _settle(self)
+        _new_turn(self, seats[(seats.index(self.turn) + 1) % len(seats)])
 
 
 def _move_token(self, m):
@@ -274,28 +305,32 @@ def _captures(self, s, caps):
 
 
 def _seat_done(self, s):
-    """Seat s has just finished. Returns True when the turn (or game) ended here."""
+    """Seat s has just finished. Returns True when the turn (or game) ended here. (placed is replaced,
+    never changed in place: an undo record keeps the list it had.)"""
     rules = self.rules
+    placed = self.placed[:]
     if rules.teams:
         partner = (s + 2) % 4
         if not self._finished(partner):
             self._idle = False  # the mover changes to the partner
             return False  # keeps playing, with its partner's tokens
-        self.placed.append(self.turn)
-        self.placed.append((self.turn + 2) % 4)
+        placed.append(self.turn)
+        placed.append((self.turn + 2) % 4)
         if rules.play_on:
             for c in self.seats:
-                if c not in self.placed:
-                    self.placed.append(c)
+                if c not in placed:
+                    placed.append(c)
+        self.placed = placed
         self.phase = OVER
         self.rolls = []
         self.owe = 0
         return True
-    self.placed.append(s)
-    left = [c for c in self.seats if c not in self.placed]
+    placed.append(s)
+    self.placed = placed
+    left = [c for c in self.seats if c not in placed]
     if not rules.play_on or len(left) <= 1:
         if rules.play_on:
-            self.placed.extend(left)
+            placed.extend(left)
         self.phase = OVER
         self.rolls = []
         self.owe = 0
@@ -305,51 +340,113 @@ def _seat_done(self, s):
 
 
 # --- history ------------------------------------------------------------------------------------
+# One small tuple per action, of what it may change, copying nothing: the move played (None for a roll);
+# the waiting rolls list and how to restore it (a roll only appends to it and a move only removes its
+# roll from it; either may then replace it with a new list, which leaves the old one as it was); placed
+# (a move) or group (a roll), lists that are replaced, never changed in place; bonus; and the other turn
+# scalars packed in one int. pop() plays a move backwards, restoring the positions and square counts.
 
 
-def _record(self):
-    # One tuple per action, of copies made in C (no loop here): the token positions, the scalars,
-    # placed, group and the waiting rolls. pop() rebuilds the per-square counts from the positions.
-    stack = self.stack
-    stack.append(
-        (
-            self.pos[:],
-            self.turn,
-            self.phase,
-            self.owe,
-            self.bonus,
-            self.sixes,
-            self.tries,
-            self.die1,
-            self.captured,
-            self.placed[:],
-            self.group[:],
-            self.rolls[:],
-            self._idle,
-        )
+def _record(self, m):
+    # k: where move m's roll stands in the rolls list (-1: a start choice, which uses none), or for a
+    # roll (m None) the list's length before it. The scalars: turn and phase (2 bits each), owe (1),
+    # sixes (2: at most two stand), the first of two dice (3), captured (4: a bit per seat), _idle (1),
+    # tries (the rest). (Built in one expression: a frame of more than 11 slots, locals and stack,
+    # would be taken from the MicroPython heap. ludus.ludo_native has it as viper code.)
+    if m is None:
+        k = len(self.rolls)
+    elif m[0] >= _START:
+        k = -1
+    else:
+        k = 0 if self.rolls[0] == m[2] else self.rolls.index(m[2])
+    return (
+        m,
+        self.rolls,
+        k,
+        self.group if m is None else self.placed,
+        self.bonus,
+        self.turn
+        | self.phase << 2
+        | self.owe << 4
+        | self.sixes << 5
+        | self.die1 << 7
+        | self.captured << 10
+        | self._idle << 14
+        | self.tries << 15,
     )
+
+
+def _keep(self, m):
+    # the record of move m (None: a roll) on the history, the oldest dropped beyond max_undo
+    stack = self.stack
+    stack.append(_record(self, m))
     if 0 < self.max_undo < len(stack):
-        stack.pop(0)
+        del stack[0]
 
 
 def pop(self):
     """Take back the last action (a move or a roll)."""
     if not self.stack:
         raise IllegalMoveError("nothing to take back")
-    (
-        self.pos,
-        self.turn,
-        self.phase,
-        self.owe,
-        self.bonus,
-        self.sixes,
-        self.tries,
-        self.die1,
-        self.captured,
-        self.placed,
-        self.group,
-        self.rolls,
-        self._idle,
-    ) = self.stack.pop()
-    self._rebuild_occ()
+    m, rolls, k, kept, self.bonus, x = self.stack.pop()
+    self.turn = x & 3
+    self.phase = x >> 2 & 3
+    self.owe = x >> 4 & 1
+    self.sixes = x >> 5 & 3
+    self.die1 = x >> 7 & 7
+    self.captured = x >> 10 & 15
+    self._idle = (x >> 14 & 1) == 1
+    self.tries = x >> 15
+    self.rolls = rolls
     self._cache = None
+    if m is None:
+        self.group = kept
+        if len(rolls) > k:
+            del rolls[k:]
+        return
+    self.placed = kept
+    if k < 0:
+        return  # a start choice: nothing moved
+    rolls.insert(k, m[2])
+    # _move_token and _captures backwards: token m[1] (and m[9]) back from m[4] to m[3], the captured
+    # tokens back from their bases to the square the move landed on
+    pos = self.pos
+    occ = self.occ
+    total = self.total
+    pos[m[1]] = m[3]
+    n = 1
+    if m[9] >= 0:
+        pos[m[9]] = m[3]
+        n = 2
+    s = m[1] >> 2
+    absq = self.geo.abs_of[s]
+    if 0 <= m[4] < self.L:
+        a = absq[m[4]]
+        occ[a * 4 + s] -= n
+        total[a] -= n
+        for c in m[5]:
+            pos[c] = (a - self.geo.starts[c >> 2]) % self.L
+            occ[a * 4 + (c >> 2)] += 1
+            total[a] += 1
+            self.inplay[c >> 2] += 1
+    if m[3] >= 0:
+        if m[3] < self.L:
+            a = absq[m[3]]
+            occ[a * 4 + s] += n
+            total[a] += n
+        if m[4] < 0 or m[4] >= self._in_play_end:
+            self.inplay[s] += n
+    else:
+        self.inplay[s] -= 1
+
+
+# On MicroPython _apply (with _move_token and _captures in it) and _record compiled by the viper emitter
+# (ludus.ludo_native), which calls back into this module for the rest.
+try:
+    from ludus import ludo_native, ludo_turn
+
+    ludo_native.TURN = ludo_turn  # type: ignore[assignment]
+    _apply = ludo_native.apply
+    _record = ludo_native.record
+except Exception:  # CPython, or a port without the native emitter: the bytecode versions above
+    pass
