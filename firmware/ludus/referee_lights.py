@@ -2,8 +2,11 @@
 meanings. A part of ludus.referee, loaded only by a referee that drives LEDs: compose(referee)
 rebuilds its scene."""
 
+from array import array
+
 from ludus import palette
 from ludus.referee_states import const
+from ludus.scene import clear, ink, put, put_many
 
 # ludus.referee_states' values, inlined (a module's global costs a lookup each use)
 _OVER = const(2)
@@ -75,37 +78,83 @@ def _ends(r, i):
 
 def compose(r):
     """Rebuild the referee's scene for its phase and situation."""
-    r.scene.clear()
+    sc = r.scene
+    clear(sc)
     phase = r.phase
     if phase == _SETUP:
         _compose_setup(r)
     elif phase == _OVER:
         _compose_over(r)
     else:
-        _compose_play(r)
+        _compose_play(r, sc)
 
 
-def _compose_play(r):
-    # (few slots, while loops: a frame of more than 11 would be taken from the MicroPython heap)
+class _Seats:
+    # What composing the play phase needs of each seat (its turn LED, its inks), worked out once per game
+    # and kept with the scene (an ink stays valid for the scene's life): after a move only the turn LEDs
+    # and the die change, and this leaves the adapter out of it.
+
+    def __init__(self, r, sc, game):
+        self.record = r.record  # the game these are for (a new game, a new record; one referee's)
+        self.led = array("H", b"\xff\xff" * _SEATS)  # 0xFFFF: none
+        self.turn = bytearray(_SEATS)  # TURN ink
+        # FINISHED ink, 0 until the seat finishes: every ink defined costs a little in every frame
+        self.finished = bytearray(_SEATS)
+        self.colour = bytearray(_SEATS)
+        self.dice = r.adapter.has_dice
+        self.waiting_leds = r.board.waiting_leds
+        self.waiting = ink(sc, palette.WAITING_ROLL) if self.dice else 0
+        leds = r.board.turn_leds
+        for seat in r.adapter.seats_of(game):
+            c = self.colour[seat] = r.adapter.colour(game, seat)
+            k = r.adapter.turn_index(game, seat)
+            if k < len(leds):
+                self.led[seat] = leds[k]
+            self.turn[seat] = ink(sc, palette.TURN, c)
+
+
+_SEATS = 8  # more than any game has
+
+
+def _compose_play(r, sc):
+    # (few slots: a frame of more than 11 would be taken from the MicroPython heap)
     game = r.game
-    c = r.adapter.colour(game, game.turn)
-    _turn_led_of(r, game, game.turn, palette.TURN, c)
+    seats = sc.composer
+    if seats is None or seats.record is not r.record:
+        seats = sc.composer = _Seats(r, sc, game)
+    led = seats.led[game.turn]
+    if led != 0xFFFF:
+        put(sc, led, seats.turn[game.turn])
     placed = game.placements()
-    k = 0
-    while k < len(placed):
-        c = r.adapter.colour(game, placed[k])
-        _turn_led_of(r, game, placed[k], palette.FINISHED, c)
-        k += 1
-    if r.adapter.has_dice:
-        _compose_die(r)
+    if placed:
+        _show_finished(sc, seats, placed)
+    if seats.dice:
+        _compose_die(r, sc, game, seats)
     if r.situation:  # S_IDLE: nothing more to show
         _compose_situation(r, r.situation)
 
 
+def _show_finished(sc, seats, placed):
+    k = 0
+    while k < len(placed):  # (while, not for: a for loop's iterator slots)
+        seat = placed[k]
+        if not seats.finished[seat]:
+            seats.finished[seat] = ink(sc, palette.FINISHED, seats.colour[seat])
+        if seats.led[seat] != 0xFFFF:
+            put(sc, seats.led[seat], seats.finished[seat])
+        k += 1
+
+
 def _compose_situation(r, sit):
+    # (a move under way, the common case, on its own: the others take a frame of more than 11 slots)
     if sit == _S_MOVING:
         _compose_moves(r, r.partials)
-    elif sit == _S_PENDING:
+    else:
+        _compose_other(r, sit)
+
+
+def _compose_other(r, sit):
+    if sit == _S_PENDING:
         frm, to, path, victims = r.adapter.ends(r.game, r.pending)
         _mark(r, to, palette.CONFIRM)
         for h in r.chain_next:
@@ -132,21 +181,18 @@ def _compose_situation(r, sit):
         _compose_difference(r)
 
 
-def _compose_die(r):
-    game = r.game
+def _compose_die(r, sc, game, seats):
     if r.die_value:
-        _show_die(r, game, r.die_seat if r.die_seat >= 0 else game.turn)
+        _show_die(r, game, seats)
     if game.phase == 0:
-        leds = r.board.waiting_leds
-        k = 0
-        while k < len(game.rolls) and k < len(leds):
-            r.scene.set(leds[k], palette.WAITING_ROLL)
-            k += 1
+        put_many(sc, seats.waiting_leds, len(game.rolls), seats.waiting)
 
 
-def _show_die(r, game, seat):
-    c = r.adapter.colour(game, seat)
-    r.scene.set_die(r.die_value, _waiting_rolls(game), c)
+def _show_die(r, game, seats):
+    seat = r.die_seat
+    if seat < 0:
+        seat = game.turn
+    r.scene.set_die(r.die_value, _waiting_rolls(game), seats.colour[seat])
 
 
 def _waiting_rolls(game):
@@ -157,27 +203,55 @@ def _waiting_rolls(game):
     for v in rolls:
         if not 1 <= v <= 6:
             return ()
-    return tuple(rolls)
+    return rolls
 
 
 def _compose_moves(r, partials):
+    # The destinations of the moves under way; their jump paths (when few) and captures in a second
+    # pass. (Few slots: a frame of more than 11 would be taken from the MicroPython heap.)
     sc = r.scene
-    dest = sc.ink(palette.DESTINATION)
-    led_of = r._led_of_place
+    dest = ink(sc, palette.DESTINATION)
+    k = len(partials)
+    more = k <= PATHS_SHOWN  # with many destinations the paths would cover the board
+    while k:  # (last to first: the same destination light either way)
+        k -= 1
+        led = _destination(r, partials[k])
+        if led > 0xFFFF:
+            more = True  # captures
+            led &= 0xFFFF
+        if led != 0xFFFF:
+            put(sc, led, dest)
+    if more:
+        _compose_paths_and_captures(r, partials)
+
+
+def _destination(r, i):
+    # The LED of move i's destination, plus 0x10000 when the move captures; 0xFFFF when there is none to
+    # light (no destination) or it is a zone, lit here.
+    cache = r.table.ends
+    e = cache[i] if cache is not None else None
+    if e is None:
+        e = _ends(r, i)
+    to = e[1]
+    if to < 0:
+        return 0xFFFF
+    led = r._led_of_place[to]
+    if led == 0xFFFF:
+        _mark_zone(r, to, palette.DESTINATION, 0)
+    return led | 0x10000 if e[3] else led
+
+
+def _compose_paths_and_captures(r, partials):
     bases = None
-    # Jump paths only while few destinations remain: with many, the paths would cover the board.
     paths = len(partials) <= PATHS_SHOWN
     for i in partials:
         frm, to, path, victims = _ends(r, i)
         if to < 0:
             continue
-        if led_of[to] != 0xFFFF:
-            sc.put(led_of[to], dest)
-        else:
-            _mark_zone(r, to, palette.DESTINATION, 0)
         if paths:
-            if path is None:
+            if path is None:  # worked out once, kept with the table's other ends of move i
                 path = r.adapter.ends(r.game, r._move(i))[2]
+                r.table.ends[i] = (frm, to, path, victims)
             for k in range(1, len(path) - 1):
                 _mark(r, path[k], palette.JUMP_PATH)
         if victims:

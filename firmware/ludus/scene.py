@@ -76,40 +76,82 @@ DEFAULT_BUDGET_MA = led_budget_ma()
 #   5 bottom-left 6 bottom-right
 DIE_FACES = bytes((0, 0b0001000, 0b1000001, 0b1001001, 0b1100011, 0b1101011, 0b1110111))
 
-_MAX_INKS = const(64)
+_MAX_INKS = const(64)  # at most 39 are ever defined: 4 player meanings x 6 colours, 13 others, 2 reserved
 _MEANINGS = const(18)  # palette.MEANING_COUNT (a test checks)
 _COLOURS = const(7)  # palette.COLOUR_COUNT
 _KEYS = const(126)  # _MEANINGS * _COLOURS
-_PRIORITY = palette.MEANING_PRIORITY
 _DIE_INK = const(1)  # reserved: the die display's colour this frame (no LED points at it)
 _WAITING_SLOT_MS = const(1200)  # one waiting roll per WINK cycle, the dark gap between rolls
+# The ink buffer, all the frame loop (_render) reads and writes: the patterns' levels this frame at 0..7,
+# each ink's GRB bytes this frame from _GRB (3 per ink), each ink's r, g, b at full and pattern from _SPEC
+# (4 per ink), then single bytes and 16-bit numbers (low byte first).
+_GRB = const(8)
+_SPEC = const(200)  # _GRB + 3 * _MAX_INKS
+_INKS = const(456)  # _SPEC + 4 * _MAX_INKS: inks defined
+_BRIGHT = const(457)  # brightness 0..255
+_FACE = const(458)  # the die's pips lit while nothing cycles (0: none); 255: the waiting rolls take turns
+_DIE_VALUE = const(459)
+_WAITING_COUNT = const(460)
+_WAITING = const(461)  # 8 waiting rolls
+_DIE_COUNT = const(469)  # the die display's LEDs
+_FACES = const(470)  # DIE_FACES, 7 bytes
+_LEDS = const(477)  # 16-bit: led_count
+_BUDGET = const(479)  # 16-bit: budget_ma
+_IDLE = const(481)  # 16-bit: the LEDs' idle draw, mA
+_PER_CHANNEL = const(483)  # 16-bit: ma_per_channel
+_BUF = const(488)
+_MAX_DIE_LEDS = const(16)  # (a bar lights at most 6; the kernel shifts a word by the pip's index)
 
 
-# ink() and put() (set() calls them as functions: a method is looked up in the instance dictionary
-# first)
+# ink(), put(), put_many() and clear() are methods of LightScene and module functions as well: set() and
+# a composer on the hot path call them as functions (a method is looked up in the instance dictionary
+# first).
 
 
-def _ink(self, meaning, colour=0):
-    """The ink (a small int) of a meaning in a colour, for put(): checked as set() checks them."""
+def ink(scene, meaning, colour=0):
+    """The ink (a small int) of a meaning in a colour, for put(): checked as set() checks them. An ink
+    keeps its meaning and colour for the scene's life."""
     # Few locals on purpose: a frame of more than 11 slots would be taken from the heap.
     if 0 <= meaning < _MEANINGS and 0 <= colour < _COLOURS:
-        ink = self._ink_of[meaning * _COLOURS + colour]
-        if ink or not meaning:
-            return ink
-    return self._new_ink(meaning, colour)  # or raises, naming the fault
+        k = scene._ink_of[meaning * _COLOURS + colour]
+        if k or not meaning:
+            return k
+    return scene._new_ink(meaning, colour)  # or raises, naming the fault
 
 
-def _put(self, led, ink):
+def put(scene, led, ink):
     """set() with an ink from ink(), for composing many LEDs fast; led must be in range."""
-    leds = self._led_ink
+    leds = scene._led_ink
     old = leds[led]
-    if old and _PRIORITY[self._ink_meaning[old]] > _PRIORITY[self._ink_meaning[ink]]:
-        return False
-    uses = self._ink_uses
-    uses[old] -= 1
-    uses[ink] += 1
+    if old:
+        prio = scene._ink_prio
+        if prio[old] > prio[ink]:
+            return False
     leds[led] = ink
     return True
+
+
+def put_many(scene, leds, n, ink):
+    """put() of one ink on the first n LEDs of leds (all of them when there are fewer)."""
+    if n > len(leds):
+        n = len(leds)
+    inks = scene._led_ink
+    prio = scene._ink_prio  # (a dark LED's ink 0 has priority 0)
+    p = prio[ink]
+    while n > 0:  # (last to first, while: a for loop's iterator slots would push the frame onto the heap)
+        n -= 1
+        if prio[inks[leds[n]]] <= p:
+            inks[leds[n]] = ink
+
+
+def clear(scene):
+    """Forget every meaning and the die: the next frame is dark until marked again."""
+    # Inks stay defined, so the next composition finds them at once.
+    scene._led_ink[:] = scene._dark  # a slice copy: C speed, no allocation
+    buf = scene._buf
+    buf[_FACE] = 0
+    buf[_DIE_VALUE] = 0
+    buf[_WAITING_COUNT] = 0
 
 
 class LightScene:
@@ -136,48 +178,49 @@ class LightScene:
                 "current budget %d mA does not cover the idle draw of %d LEDs (%d mA)"
                 % (budget_ma, led_count, idle)
             )
+        # The frame loop's integers: whole mA in 16 bits, and a frame's channel sum (at most 765 per LED)
+        # times ma_per_channel below 2**30.
+        if int(budget_ma) != budget_ma or int(ma_per_channel) != ma_per_channel or int(idle) != idle:
+            raise ConfigError("the current budget and draws are whole mA")
+        if led_count * ma_per_channel > 0xFFFF:
+            raise ConfigError(
+                "%d LEDs at %d mA per channel: beyond this scene's maths" % (led_count, ma_per_channel)
+            )
         self.led_count = led_count
         self.budget_ma = budget_ma
         self.ma_per_channel = ma_per_channel
         self.idle_ma = idle
-        self._allowed = (budget_ma - idle) * 255  # channel units x mA per channel
+        buf = self._buf = bytearray(_BUF)
+        _put16(buf, _LEDS, led_count)
+        _put16(buf, _BUDGET, budget_ma)
+        _put16(buf, _IDLE, idle)
+        _put16(buf, _PER_CHANNEL, ma_per_channel)
+        buf[_FACES : _FACES + 7] = DIE_FACES
         self.brightness = 0
         self.set_brightness(brightness)
         # Each LED points at an "ink": one (meaning, colour) pair. A frame computes each ink's bytes
-        # once, so the per-LED work is three byte copies.
-        self._led_ink = bytearray(led_count)
+        # once, then copies three bytes per lit LED. The LEDs' inks are padded with dark ones to whole
+        # words: the copy skips four dark LEDs at a time.
+        self._dark = bytes((led_count + 3) & ~3)
+        self._led_ink = bytearray(self._dark)
+        self._dark_frame = bytes(3 * led_count)
         self._ink_meaning = bytearray(_MAX_INKS)
         self._ink_colour = bytearray(_MAX_INKS)
-        self._ink_uses = array("H", [0] * _MAX_INKS)  # LEDs pointing at each ink
-        self._frame_uses = array("H", [0] * _MAX_INKS)  # the same with the die display laid over
-        self._ink_uses[0] = led_count  # every LED dark
-        self._ink_spec = bytearray(4 * _MAX_INKS)  # r, g, b at full, pattern: what the kernels read
-        self._ink_grb = bytearray(3 * _MAX_INKS)  # this frame's bytes
-        self._ink_count = 2  # ink 0 is "dark", ink 1 the die's
+        self._ink_prio = bytearray(_MAX_INKS)  # the meaning's priority, for put()
+        buf[_INKS] = 2  # inks defined: ink 0 is "dark", ink 1 the die's
         # The ink of each (meaning, colour as passed to set) pair, 0 when it has none yet: set() finds
-        # its ink with one lookup and allocates nothing.
+        # its ink with one lookup and allocates nothing. An ink, once defined, keeps its meaning and
+        # colour (there are few enough for all of them), so a caller may keep inks it was given.
         self._ink_of = bytearray(_KEYS)
-        self._dark = bytes(led_count)
-        self._no_uses = array("H", bytes(2 * _MAX_INKS))
-        self._frame_ink = bytearray(led_count)  # _led_ink with the die display laid over
-        self._level = bytearray(palette.PATTERN_COUNT)
-        self._die_leds = ()
-        self._die_value = 0
+        self._die_leds = array("H")
         self._define_ink(_DIE_INK, palette.DIE_PIP, palette.WHITE)
-        self._waiting = bytearray(8)
-        self._waiting_count = 0
         self.last_current_ma = 0
+        # what a composer keeps with this scene (ludus.referee_lights: each seat's inks); not used here
+        self.composer = None
 
     # ---- composing ------------------------------------------------------------------------------------
 
-    def clear(self):
-        """Forget every meaning and the die: the next frame is dark until marked again."""
-        # Inks stay defined (with no LED using them) so the next composition finds them at once.
-        self._led_ink[:] = self._dark  # a slice copy: C speed, no allocation
-        _copy16(self._ink_uses, self._no_uses, self._ink_count)
-        self._ink_uses[0] = self.led_count  # every LED dark
-        self._die_value = 0
-        self._waiting_count = 0
+    clear = clear
 
     def set(self, led, meaning, colour=0):
         """Give LED `led` a meaning (a palette constant). colour: a palette colour id, required for
@@ -186,10 +229,11 @@ class LightScene:
         (So set(led, NONE) never darkens a marked LED: compose afresh after clear().)"""
         if not 0 <= led < self.led_count:
             raise ConfigError("LED %r out of range 0..%d" % (led, self.led_count - 1))
-        return _put(self, led, _ink(self, meaning, colour))
+        return put(self, led, ink(self, meaning, colour))
 
-    ink = _ink
-    put = _put
+    ink = ink
+    put = put
+    put_many = put_many
 
     def mark(self, leds, meaning, colour=0):
         """set() for every LED index in leds."""
@@ -211,10 +255,15 @@ class LightScene:
         """The LED indices of the die display. Seven LEDs are pips in DIE_FACES order (top-left,
         top-right, mid-left, centre, mid-right, bottom-left, bottom-right); any other number is a bar
         that lights one LED per pip."""
+        if len(leds) > _MAX_DIE_LEDS:
+            raise ConfigError("at most %d die LEDs, not %d" % (_MAX_DIE_LEDS, len(leds)))
         for led in leds:
             if not 0 <= led < self.led_count:
                 raise ConfigError("die LED %r out of range 0..%d" % (led, self.led_count - 1))
-        self._die_leds = tuple(leds)
+        self._die_leds = array("H", leds)
+        buf = self._buf
+        buf[_DIE_COUNT] = len(leds)
+        buf[_FACE] = _face_of(buf, buf[_DIE_VALUE], buf[_WAITING_COUNT])
 
     def set_die(self, value, waiting=(), colour=palette.WHITE):
         """Show a die result (1..6) on the die display; 0 leaves the display to set() meanings.
@@ -224,23 +273,15 @@ class LightScene:
         While a value shows, it replaces whatever set() put on the die LEDs."""
         if not 0 <= value <= 6:
             raise ConfigError("die value %r out of range 0..6" % (value,))
-        if len(waiting) > len(self._waiting):
-            raise ConfigError("at most %d waiting rolls, not %d" % (len(self._waiting), len(waiting)))
-        for i, roll in enumerate(waiting):
-            if not 1 <= roll <= 6:
-                raise ConfigError("waiting roll %r out of range 1..6" % (roll,))
-            self._waiting[i] = roll
-        if not 0 < colour < palette.COLOUR_COUNT:
+        if not 0 < colour < _COLOURS:
             raise ConfigError("unknown colour id %r" % (colour,))
-        self._waiting_count = len(waiting)
-        self._die_value = value
-        self._define_ink(_DIE_INK, palette.WAITING_ROLL if len(waiting) > 1 else palette.DIE_PIP, colour)
+        _show_die(self, value, _set_waiting(self._buf, waiting), colour)
 
     def set_brightness(self, brightness):
         """Global brightness 0..255, applied to every colour before the current budget."""
         if not 0 <= brightness <= 255:
             raise ConfigError("brightness %r out of range 0..255" % (brightness,))
-        self.brightness = brightness
+        self.brightness = self._buf[_BRIGHT] = brightness
 
     def _new_ink(self, meaning, colour):
         if not 0 <= meaning < palette.MEANING_COUNT:
@@ -257,33 +298,19 @@ class LightScene:
             colour = fixed
         key = meaning * _COLOURS + (colour if fixed == palette.PLAYER_COLOUR else 0)
         ink = self._ink_of[key]
-        if ink:
-            return ink
-        n = self._ink_count
-        for i in range(2, n):  # reuse an ink nothing points at any more
-            if self._ink_uses[i] == 0:
-                self._ink_of[self._ink_meaning[i] * _COLOURS + self._ink_key_colour(i)] = 0
-                ink = i
-                break
         if not ink:
-            if n == _MAX_INKS:
-                raise ConfigError("more than %d meaning/colour pairs in one scene" % (_MAX_INKS - 2))
-            ink = n
-            self._ink_count = n + 1
-        self._define_ink(ink, meaning, colour)
-        self._ink_of[key] = ink
+            ink = self._buf[_INKS]  # below _MAX_INKS: there are fewer keys than inks
+            self._buf[_INKS] = ink + 1
+            self._define_ink(ink, meaning, colour)
+            self._ink_of[key] = ink
         return ink
-
-    def _ink_key_colour(self, i):
-        # the colour part of ink i's key: the player's colour, or 0 for a meaning with its own colour
-        m = self._ink_meaning[i]
-        return self._ink_colour[i] if palette.MEANING_COLOUR[m] == palette.PLAYER_COLOUR else 0
 
     def _define_ink(self, k, meaning, colour):
         self._ink_meaning[k] = meaning
         self._ink_colour[k] = colour
-        spec = self._ink_spec
-        j = 4 * k
+        self._ink_prio[k] = palette.MEANING_PRIORITY[meaning]
+        spec = self._buf
+        j = _SPEC + 4 * k
         c = 3 * colour
         spec[j] = palette.COLOUR_RGB[c]
         spec[j + 1] = palette.COLOUR_RGB[c + 1]
@@ -295,120 +322,116 @@ class LightScene:
     def render(self, now_ms, out):
         """Write the frame at time now_ms as GRB bytes into out (a bytearray of 3 * led_count, such as
         NeoPixel.buf). Allocates nothing. Returns the frame's estimated current in mA."""
-        # Small steps with few locals: MicroPython takes a call frame with more than 11 slots from the
-        # heap when it can, which would count as allocation.
-        _levels(self._level, now_ms, self.brightness + 1)
-        _paint(self._ink_grb, self._ink_spec, self._level, self._ink_count)
-        self._frame_ink[:] = self._led_ink
-        _copy16(self._frame_uses, self._ink_uses, self._ink_count)
-        if self._die_leds:
-            total = _die_face(self, now_ms)
-            if total:
-                _lay_die(self, total)
-        total = _fit(self, _total(self._ink_grb, self._frame_uses, self._ink_count))
-        _copy(out, self._ink_grb, self._frame_ink, self.led_count)
-        ma = self.idle_ma + (total * self.ma_per_channel + 254) // 255
-        self.last_current_ma = ma
+        out[: len(self._dark_frame)] = self._dark_frame  # C speed, no allocation: _render skips dark LEDs
+        ma = self.last_current_ma = _render(out, self._buf, self._led_ink, self._die_leds, now_ms)
         return ma
 
 
-# Render's steps as module functions (a method is looked up in the scene's instance dictionary first).
+# Module functions, not methods: a method is looked up in the scene's instance dictionary first.
 
 
-def _fit(sc, total):
-    # Scale the inks into the budget if needed; returns the frame's channel sum.
-    need = total * sc.ma_per_channel
-    if need <= sc._allowed:
-        return total
-    # One 16-bit fixed-point factor for every channel, rounded down so the estimate lands at or just
-    # under the budget; the divisor is rounded up for the same reason.
-    _scale(sc._ink_grb, 3 * sc._ink_count, (sc._allowed << 8) // ((need >> 8) + 1))
-    return _total(sc._ink_grb, sc._frame_uses, sc._ink_count)
+def _put16(buf, at, value):
+    buf[at] = value & 255
+    buf[at + 1] = value >> 8
 
 
-def _die_face(sc, now_ms):
-    # The pips lit this frame; 0 when the die LEDs show their set() meanings.
-    if sc._waiting_count > 1:
-        value = sc._waiting[(now_ms // _WAITING_SLOT_MS) % sc._waiting_count]
-    elif sc._die_value:
-        value = sc._die_value
-    else:
+def _set_waiting(buf, waiting):
+    # the waiting rolls checked and copied into buf; their number
+    n = len(waiting)
+    if n > 8:
+        raise ConfigError("at most 8 waiting rolls, not %d" % n)
+    i = 0
+    while i < n:  # (while, not for: a for loop's iterator slots would push the frame onto the heap)
+        roll = waiting[i]
+        if not 1 <= roll <= 6:
+            raise ConfigError("waiting roll %r out of range 1..6" % (roll,))
+        buf[_WAITING + i] = roll
+        i += 1
+    return n
+
+
+def _show_die(sc, value, waiting, colour):
+    # set_die() once checked: waiting rolls (their number) in the buffer already
+    buf = sc._buf
+    buf[_WAITING_COUNT] = waiting
+    buf[_DIE_VALUE] = value
+    buf[_FACE] = _face_of(buf, value, waiting)
+    meaning = palette.WAITING_ROLL if waiting > 1 else palette.DIE_PIP
+    if meaning != sc._ink_meaning[_DIE_INK] or colour != sc._ink_colour[_DIE_INK]:
+        sc._define_ink(_DIE_INK, meaning, colour)
+
+
+def _face_of(buf, value, waiting):
+    # the pips a die value lights on the die display; 255: the waiting rolls take turns
+    if not buf[_DIE_COUNT]:
         return 0
-    if len(sc._die_leds) == 7:
+    if waiting > 1:
+        return 255
+    if buf[_DIE_COUNT] == 7:
         return DIE_FACES[value]
     return (1 << value) - 1
 
 
-def _lay_die(sc, face):
-    # while, not for: a for loop's extra slots would push this frame onto the MicroPython heap
-    leds = sc._die_leds
-    uses = sc._frame_uses
-    fi = sc._frame_ink
-    i = 0
-    while i < len(leds):
-        uses[fi[leds[i]]] -= 1
-        fi[leds[i]] = _DIE_INK if face >> i & 1 else 0
-        uses[fi[leds[i]]] += 1
-        i += 1
+# ---- The frame loop. Plain Python here (and on CPython); on MicroPython the same code is compiled as
+# viper (native) at import, which is ~20x faster and keeps the .mpy portable. Colour scaling uses
+# x * (level + 1) >> 8: exact at 0 and 255, no division.
 
 
-# ---- Kernels: the per-LED loops. Plain Python here (and on CPython); on MicroPython the same code is
-# compiled as viper (native) at import, which is ~20x faster and keeps the .mpy portable.
-# Colour scaling uses x * (level + 1) >> 8: exact at 0 and 255, no division.
-
-
-def _levels_py(level, now_ms, bright):
-    # Every pattern's level at now_ms (palette.pattern_level) times brightness + 1, over 256.
+def _render_py(out, buf, inks, dice, now_ms):
+    # The frame at now_ms into out (dark beforehand), its estimated current in mA returned: the patterns'
+    # levels (palette.pattern_level times brightness + 1, over 256), each ink's GRB bytes, every lit
+    # LED's bytes, the die display over them; scaled into the budget and drawn again when over it.
+    bright = buf[_BRIGHT] + 1
     for p in range(palette.PATTERN_COUNT):
-        level[p] = palette.pattern_level(p, now_ms) * bright >> 8
+        buf[p] = palette.pattern_level(p, now_ms) * bright >> 8
+    for k in range(buf[_INKS]):
+        j = _SPEC + 4 * k
+        lv = buf[buf[j + 3]] + 1
+        m = _GRB + 3 * k
+        buf[m] = buf[j + 1] * lv >> 8
+        buf[m + 1] = buf[j] * lv >> 8
+        buf[m + 2] = buf[j + 2] * lv >> 8
+    face = buf[_FACE]
+    if face == 255:  # the waiting rolls take turns, one per 1.2 s
+        v = buf[_WAITING + (now_ms // _WAITING_SLOT_MS) % buf[_WAITING_COUNT]]
+        face = buf[_FACES + v] if buf[_DIE_COUNT] == 7 else (1 << v) - 1
+    idle = _get16(buf, _IDLE)
+    per = _get16(buf, _PER_CHANNEL)
+    allowed = (_get16(buf, _BUDGET) - idle) * 255
+    total = _draw_py(out, buf, inks, dice, face)
+    if total * per > allowed:
+        # One 16-bit fixed-point factor for every channel, rounded down so the estimate lands at or just
+        # under the budget (the divisor rounded up for the same reason).
+        factor = (allowed << 8) // ((total * per >> 8) + 1)
+        for j in range(_GRB, _GRB + 3 * buf[_INKS]):
+            buf[j] = buf[j] * factor >> 16
+        total = _draw_py(out, buf, inks, dice, face)
+    return idle + (total * per + 254) // 255
 
 
-def _paint_py(grb, spec, level, n):
-    # Each ink's bytes (GRB) from its colour and its pattern's level this frame.
-    for k in range(n):
-        j = 4 * k
-        lv = level[spec[j + 3]] + 1
-        grb[3 * k] = spec[j + 1] * lv >> 8
-        grb[3 * k + 1] = spec[j] * lv >> 8
-        grb[3 * k + 2] = spec[j + 2] * lv >> 8
+def _get16(buf, at):
+    return buf[at] | buf[at + 1] << 8
 
 
-def _total_py(grb, uses, n):
-    # The frame's channel sum: each ink's bytes times the LEDs showing it.
+def _draw_py(out, buf, inks, dice, face):
+    # every lit LED's ink bytes, then the die display's pips (ink 1) and dark LEDs; the channel sum
     total = 0
-    for k in range(n):
-        total += uses[k] * (grb[3 * k] + grb[3 * k + 1] + grb[3 * k + 2])
+    for i in range(_get16(buf, _LEDS)):
+        if inks[i]:
+            k = _GRB + 3 * inks[i]
+            out[3 * i : 3 * i + 3] = buf[k : k + 3]
+            total += buf[k] + buf[k + 1] + buf[k + 2]
+    if face:
+        for i in range(buf[_DIE_COUNT]):
+            j = 3 * dice[i]
+            k = _GRB + 3 * inks[dice[i]]
+            total -= buf[k] + buf[k + 1] + buf[k + 2]
+            out[j : j + 3] = buf[_GRB + 3 : _GRB + 6] if face >> i & 1 else b"\0\0\0"
+            total += out[j] + out[j + 1] + out[j + 2]
     return total
 
 
-def _copy16_py(dst, src, n):
-    # array('H') slice assignment would allocate on MicroPython.
-    for i in range(n):
-        dst[i] = src[i]
-
-
-def _copy_py(out, grb, inks, n):
-    # Every LED's ink bytes into out.
-    for i in range(n):
-        k = 3 * inks[i]
-        j = 3 * i
-        out[j] = grb[k]
-        out[j + 1] = grb[k + 1]
-        out[j + 2] = grb[k + 2]
-
-
-def _scale_py(grb, n, factor):
-    # The first n bytes times factor / 65536, rounded down.
-    for j in range(n):
-        grb[j] = grb[j] * factor >> 16
-
-
-_levels = _levels_py
-_paint = _paint_py
-_total = _total_py
-_copy16 = _copy16_py
-_copy = _copy_py
-_scale = _scale_py
+_render = _render_py
 
 # On MicroPython the same loops as native code (viper), compiled at import from ludus.scene_native's
 # source, which is then dropped (its text would otherwise stay on the heap).
@@ -417,10 +440,10 @@ try:
 
     if sys.implementation.name == "micropython":
         try:
-            from ludus.scene_native import compile_kernels
+            from ludus.scene_native import compile_kernel
 
-            _levels, _paint, _total, _copy16, _copy, _scale = compile_kernels()
-            del compile_kernels
+            _render = compile_kernel()
+            del compile_kernel
         finally:
             sys.modules.pop("ludus.scene_native", None)
             import ludus

@@ -346,40 +346,82 @@ def test_player_colour_tables():
         assert _apart(P.checkers_colour(point), P.checkers_colour(point + 3)), point
 
 
-def test_native_kernels_match_the_reference():
-    # On MicroPython the kernels are viper code; they must agree with the Python reference byte for byte.
+# The scene's ink buffer (its private consts, which MicroPython does not keep as module attributes).
+LAYOUT = {"_GRB": 8, "_SPEC": 200, "_INKS": 456, "_BRIGHT": 457, "_FACE": 458, "_DIE_VALUE": 459,
+          "_WAITING_COUNT": 460, "_WAITING": 461, "_DIE_COUNT": 469, "_FACES": 470, "_LEDS": 477,
+          "_BUDGET": 479, "_IDLE": 481, "_PER_CHANNEL": 483, "_BUF": 488}  # fmt: skip
+
+
+@support.cpython_only
+def test_ink_buffer_layout():
     m = scene_module
-    for bright in (256, 129, 1):
-        a, b = bytearray(P.PATTERN_COUNT), bytearray(P.PATTERN_COUNT)
-        for now in range(0, 4800, 10 if support.IS_MICROPYTHON else 1):
-            m._levels(a, now, bright)
-            m._levels_py(b, now, bright)
-            assert a == b, (now, bright, list(a), list(b))
+    for name, at in LAYOUT.items():
+        assert getattr(m, name) == at, name
+    assert m._SPEC == m._GRB + 3 * m._MAX_INKS and m._INKS == m._SPEC + 4 * m._MAX_INKS
+
+
+def _random(rng, top):
+    rng = (rng * 1103515245 + 12345) % 2147483648
+    return rng, (rng >> 8) % top
+
+
+def _random_buffer(rng, leds, budget, per, idle):
+    L = LAYOUT
+    buf = bytearray(L["_BUF"])
+    for i in range(L["_GRB"], L["_INKS"]):
+        rng, buf[i] = _random(rng, 256)
+    for k in range(64):
+        rng, buf[L["_SPEC"] + 4 * k + 3] = _random(rng, P.PATTERN_COUNT)
+    buf[L["_SPEC"] : L["_SPEC"] + 4] = bytes(4)  # ink 0 is dark
+    rng, inks = _random(rng, 63)
+    buf[L["_INKS"]] = 2 + inks
+    rng, buf[L["_BRIGHT"]] = _random(rng, 256)
+    for name, value in (("_LEDS", leds), ("_BUDGET", budget), ("_IDLE", idle), ("_PER_CHANNEL", per)):
+        at = L[name]
+        buf[at] = value & 255
+        buf[at + 1] = value >> 8
+    buf[L["_FACES"] : L["_FACES"] + 7] = DIE_FACES
+    return rng, buf
+
+
+def test_native_kernel_matches_the_reference():
+    # On MicroPython the frame loop is viper code; it must agree with the Python reference byte for byte.
+    m = scene_module
+    L = LAYOUT
     rng = 99
-    for _ in range(20):
-        spec = bytearray(4 * 64)
-        level = bytearray(P.PATTERN_COUNT)
-        for i in range(len(spec)):
-            rng = (rng * 1103515245 + 12345) % 2147483648
-            spec[i] = rng >> 8 & 255 if i % 4 != 3 else rng % P.PATTERN_COUNT
-        for i in range(len(level)):
-            rng = (rng * 1103515245 + 12345) % 2147483648
-            level[i] = rng >> 12 & 255
-        a, b = bytearray(3 * 64), bytearray(3 * 64)
-        m._paint(a, spec, level, 64)
-        m._paint_py(b, spec, level, 64)
-        assert a == b
-        inks = bytearray((i * 7 + rng) % 64 for i in range(100))
-        out1, out2 = bytearray(300), bytearray(300)
-        m._copy(out1, a, inks, 100)
-        m._copy_py(out2, b, inks, 100)
-        assert out1 == out2
-        uses = array("H", [(i * 37 + rng) % 1000 for i in range(64)])
-        assert m._total(a, uses, 64) == m._total_py(b, uses, 64)
-        factor = rng % 65536
-        m._scale(a, 150, factor)
-        m._scale_py(b, 150, factor)
-        assert a == b
+    for case in range(60):
+        # 101 LEDs (not a whole number of words), padded with dark ones; sparse and busy frames, a die of
+        # 7 pips or a bar, a face or the waiting rolls, budgets that scale the frame or do not
+        rng, buf = _random_buffer(rng, 101, 150 + case * 40, 20 - case % 3, 101)
+        inks = bytearray(104)
+        for i in range(101):
+            rng, k = _random(rng, buf[L["_INKS"]])
+            inks[i] = k if case % 2 or i % 9 == 0 else 0
+        if case % 5 == 0:  # not word-aligned: every LED copied
+            inks = memoryview(bytearray(1) + inks)[1:]
+        dice = array("H", [(i * 13 + case) % 101 for i in range(7 - case % 3)])
+        buf[L["_DIE_COUNT"]] = len(dice)
+        rng, face = _random(rng, 128)
+        buf[L["_FACE"]] = (0, face, 255)[case % 3]
+        buf[L["_WAITING_COUNT"]] = 2 + case % 3
+        for i in range(4):
+            rng, v = _random(rng, 6)
+            buf[L["_WAITING"] + i] = 1 + v
+        rng, now = _random(rng, 5000)
+        out1, out2 = bytearray(304), bytearray(304)
+        if case % 4 == 0:
+            out1, out2 = memoryview(out1)[1:], memoryview(out2)[1:]
+        buf2 = bytearray(buf)
+        assert m._render(out1, buf, inks, dice, now) == m._render_py(out2, buf2, inks, dice, now), case
+        assert out1 == out2 and buf == buf2, case
+        levels = [P.pattern_level(p, now) * (buf[L["_BRIGHT"]] + 1) >> 8 for p in range(8)]
+        assert list(buf[:8]) == levels, case
+    for bright in (255, 128, 0):  # every pattern level over time
+        rng, buf = _random_buffer(rng, 4, 1000, 20, 4)
+        buf[L["_BRIGHT"]] = bright
+        for now in range(0, 4800, 10 if support.IS_MICROPYTHON else 1):
+            m._render(bytearray(12), buf, bytearray(4), array("H"), now)
+            assert list(buf[:8]) == [P.pattern_level(p, now) * (bright + 1) >> 8 for p in range(8)], now
 
 
 # ---- no allocation per frame -------------------------------------------------------------------------
