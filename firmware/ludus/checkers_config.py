@@ -89,9 +89,10 @@ class CheckersConfig:
         self.generate = generate_long if self.long_hops else checkers_moves.generate
         # the viper generator writing into an array (None: legal_move_codes() appends to one)
         self.gen_codes = None if self.long_hops else checkers_moves.fast_codes
-        # perft's leaf counter: counting without listing pays off for the bytecode generator only
+        # perft's leaf counter: counting without listing pays off where the moves would be listed by
+        # the bytecode generator (CPython); the viper generator lists them faster than it counts
         self.count = None
-        if self.generate is checkers_moves.python_generate:
+        if self.gen_codes is None and self.generate is checkers_moves.python_generate:
             self.count = checkers_moves.count_moves
         # ends[code]: holes where a piece of the set may end a move; locks[code]: its target when a
         # piece standing there may not leave it.
