@@ -60,3 +60,37 @@ def finish_move(rig, text):
             raise AssertionError("after %s the referee is in %s" % (text, sit))
     moved = _moved(rig)
     assert moved == [text], (text, moved, rig.situation())
+
+
+def ludo_move_steps(rig, rnd):
+    """A random legal move of the referee's Ludo game: (its text, its physical steps as queues of
+    (verb, place name): the mover's lift and placement, each victim's)."""
+    game = rig.referee.game
+    names = rig.referee.place_names
+    legal = game.legal_moves()
+    m = legal[rnd.randrange(len(legal))]
+    frm, to, path, victims = rig.referee.adapter.ends(game, m)
+    steps = [[("lift", names[frm]), ("place", names[to])]]
+    for v, base in victims:
+        steps.append([("lift", names[v]), ("place", names[base])])
+    return str(m), steps
+
+
+def bump(rig, rnd):
+    """Someone knocks a random piece off a cell and puts it back; the board must read idle again."""
+    occupied = [c for c in range(rig.board.cell_count) if rig.counts[c]]
+    c = occupied[rnd.randrange(len(occupied))]
+    rig.counts[c] -= 1
+    rig.settle()
+    rig.counts[c] += 1
+    rig.settle()
+    assert rig.situation() == "idle", rig.situation()
+
+
+def carry_out(rig, rnd, steps):
+    """The steps in a random order that keeps each piece's own order."""
+    for verb, where in shuffled_steps(rnd, steps):
+        if verb == "lift":
+            rig.lift(where)
+        else:
+            rig.place(where)

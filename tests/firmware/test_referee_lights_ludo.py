@@ -5,7 +5,7 @@ order, bumps, a finished player, a game's end. Runs on both runtimes."""
 import gc
 
 import support
-from random_play import finish_move, rng, shuffled_steps
+from random_play import bump, carry_out, finish_move, ludo_move_steps, rng
 from referee_rig import Rig
 from test_referee_lights import Checked
 
@@ -24,8 +24,6 @@ def test_ludo_compositions_equal_fresh_ones():
     assert rig.referee.game.placements() == [0]
     rig.take()
     rnd = rng(3)
-    ad = rig.referee.adapter
-    names = rig.referee.place_names
     for k in range(14 if support.IS_MICROPYTHON else 40):
         gc.collect()
         game = rig.referee.game
@@ -35,26 +33,10 @@ def test_ludo_compositions_equal_fresh_ones():
             rig.die(1 + rnd.randrange(6))
             rig.press()
             continue
-        legal = game.legal_moves()
-        m = legal[rnd.randrange(len(legal))]
-        text = str(m)
-        frm, to, path, victims = ad.ends(game, m)
-        legal = m = None
-        steps = [[("lift", names[frm]), ("place", names[to])]]
-        for v, base in victims:
-            steps.append([("lift", names[v]), ("place", names[base])])
+        text, steps = ludo_move_steps(rig, rnd)
         if k % 4 == 1:  # a bump first
-            occupied = [c for c in range(rig.board.cell_count) if rig.counts[c]]
-            c = occupied[rnd.randrange(len(occupied))]
-            rig.counts[c] -= 1
-            rig.settle()
-            rig.counts[c] += 1
-            rig.settle()
-        for verb, where in shuffled_steps(rnd, steps):
-            if verb == "lift":
-                rig.lift(where)
-            else:
-                rig.place(where)
+            bump(rig, rnd)
+        carry_out(rig, rnd, steps)
         finish_move(rig, text)
         rig.take()
     # a capture: the victim and its base lit while the capturing token is lifted, taken off first

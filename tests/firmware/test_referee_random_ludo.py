@@ -3,7 +3,7 @@ random legal moves, captures carried out in random orders, bumps, on the real lu
 sensing and lights, must end in exactly the game an independent replay of the same actions gives.
 Runs on both runtimes (under MicroPython: 160K of heap, firmware from ROM: tests/mpy_runner.py)."""
 
-from random_play import finish_move, rng, shuffled_steps
+from random_play import bump, carry_out, finish_move, ludo_move_steps, rng
 from referee_rig import Rig
 
 
@@ -17,8 +17,6 @@ def play_ludo(seed, preset, actions):
     rig.fill(ludo.start_position(preset + "/4"))
     rig.settle()
     assert rig.take("new_game")
-    ad = rig.referee.adapter
-    names = rig.referee.place_names
     record = rig.referee.record
     logical = ludo.start_position(preset + "/4")
     moves = 0
@@ -33,27 +31,10 @@ def play_ludo(seed, preset, actions):
             assert record.actions[-1] == "roll %d" % v, record.actions[-1]
             logical.apply_roll(v)
             continue
-        legal = game.legal_moves()
-        m = legal[rnd.randrange(len(legal))]
-        text = str(m)
-        frm, to, path, victims = ad.ends(game, m)
-        legal = m = None
-        steps = [[("lift", names[frm]), ("place", names[to])]]
-        for v, base in victims:
-            steps.append([("lift", names[v]), ("place", names[base])])
+        text, steps = ludo_move_steps(rig, rnd)
         if rnd.randrange(8) == 0:  # a bump first
-            occupied = [c for c in range(rig.board.cell_count) if rig.counts[c]]
-            c = occupied[rnd.randrange(len(occupied))]
-            rig.counts[c] -= 1
-            rig.settle()
-            rig.counts[c] += 1
-            rig.settle()
-            assert rig.situation() == "idle", rig.situation()
-        for verb, where in shuffled_steps(rnd, steps):
-            if verb == "lift":
-                rig.lift(where)
-            else:
-                rig.place(where)
+            bump(rig, rnd)
+        carry_out(rig, rnd, steps)
         finish_move(rig, text)
         moves += 1
         logical.push(logical.parse_move(text))
