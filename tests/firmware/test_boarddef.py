@@ -348,19 +348,30 @@ def test_duplicate_led_is_named_also_between_a_cell_and_an_indicator():
 def _edited_file(game, edit):
     """A copy of a committed file with edit(line) applied to each line (None drops the line), loaded
     the way the device loads it: streamed line by line. Returns the fault message."""
+    # a file of this process's own: test runs side by side (CPython and MicroPython) must not share one
     try:
         import tempfile
 
-        path = tempfile.gettempdir() + "/ludus_test_board.json"
+        fd, path = tempfile.mkstemp(suffix=".json")
+        import os
+
+        os.close(fd)
     except ImportError:
-        path = "/tmp/ludus_test_board.json"
+        import time
+
+        path = "/tmp/ludus_test_board_%d.json" % time.ticks_us()
     with open(_path(game)) as src, open(path, "w") as out:
         for line in src:
             line = edit(line)
             if line is not None:
                 out.write(line)
     gc.collect()
-    return support.message_of(support.raises(BoardDefinitionError, BoardDefinition.load, path))
+    try:
+        return support.message_of(support.raises(BoardDefinitionError, BoardDefinition.load, path))
+    finally:
+        import os
+
+        os.remove(path)
 
 
 def _replace(line, ident, key, value):
