@@ -1,8 +1,8 @@
 """Chinese Checkers benchmark cases (see bench/README.md and docs/checkers.md): perft(4) of the
 two-player start, legal-move generation in a crowded six-player midgame, and a full bot-vs-bot game."""
 
+from ludus.bots.checkers import Lcg, play
 from ludus.checkers import from_notation, start_position
-from ludus.checkers_bot import Lcg, play
 
 # Six players, 60 plies into a bot game (Lcg(1)): all 60 pieces on the board, most of them in the
 # central hexagon; seat 0 to move has 85 legal moves, 59 of them jump chains of up to 5 jumps.
@@ -25,7 +25,7 @@ def movegen_midgame():
     game = from_notation(MIDGAME)
 
     def work():
-        # Every legal (from, to) pair with its shortest jump chain recorded (checkers_moves.PARENTS):
+        # Every legal (from, to) pair with its shortest jump chain recorded (ludus.checkers.moves.PARENTS):
         # the full generation; Move objects for them are built by legal_moves() on top of this.
         return len(game.legal_move_codes())
 

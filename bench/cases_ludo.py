@@ -1,8 +1,8 @@
 """Ludo benchmark cases (see bench/README.md and docs/ludo.md): random 4-player Danish games to the first
 winner, the legal moves for one roll in a crowded position, and a full Classic game for the heap peak."""
 
+from ludus.bots.selfplay import SeededDie, play_random
 from ludus.ludo import from_notation, start_position
-from ludus.ludo_play import SeededDie, play_random
 
 # Danish rules, four players, all 16 tokens on the board. Green has a 5 to play with four tokens out:
 # t2 -> t7 is plain; t20 -> t25 lands on a red pair (not capturable: green would go home); t45 -> t50

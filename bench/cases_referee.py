@@ -22,7 +22,7 @@ SEED = "00" * 32
 
 
 def _board(name):
-    from ludus.boarddef import BoardDefinition
+    from ludus.board.definition import BoardDefinition
 
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     return BoardDefinition.load(here + "/../hardware/boards/%s.json" % name)
@@ -53,15 +53,15 @@ def _levels_of(referee, board, game=None):
     levels = bytearray(board.channel_count)
     binding = board.bind(referee.place_names)
     for g in range(len(counts)):
-        cells = board.cells_of_place(binding[g])
+        cells = binding.cells(g)
         for k in range(counts[g]):
             levels[board.channel_of_cell[cells[k % len(cells)]]] = 1
     return levels
 
 
 def _referee_at(board_name, preset, start, instant):
-    from ludus.record import GameRecord
-    from ludus.referee import Referee
+    from ludus.record.game import GameRecord
+    from ludus.referee.core import Referee
 
     board = _board(board_name)
     occ = InstantOccupancy(board.channel_count) if instant else None
@@ -91,7 +91,7 @@ def _change_case(board_name, preset, start, lifted_place):
     ref, board, levels = _referee_at(board_name, preset, start, True)
     frame = bytearray(3 * board.led_count)
     binding = board.bind(ref.place_names)
-    channel = board.channel_of_cell[board.cells_of_place(binding[lifted_place])[0]]
+    channel = board.channel_of_cell[binding.cells(lifted_place)[0]]
     state = [1000]
 
     def work():
@@ -230,7 +230,7 @@ class _Snapshot:
 
 def _step_of_seat_0(ref):
     # a step (a jump could go on and wait as pending): committed as soon as the board settles
-    from ludus.checkers import adjacent
+    from ludus.checkers.geometry import adjacent
 
     for m in ref.game.legal_moves():
         if m.frm >= 0 and adjacent(m.frm, m.to):
@@ -282,7 +282,7 @@ def full_game():
     # Two-player Chinese Checkers from the setup on the board to the end, every move carried out as a
     # lift and a placement through the referee (instant settling), with the real board file, the lights
     # and the game record: what the firmware holds during a game. The players' moves are the bot's
-    # (ludus.checkers_bot), worked out before the referee starts (the bot is not firmware: its move
+    # (ludus.bots.checkers), worked out before the referee starts (the bot is not firmware: its move
     # lists and scores would crowd the referee's heap).
     return _full_game
 
@@ -294,7 +294,7 @@ def _empty_board_referee(board_name, preset):
     gc.collect()
     board = _board(board_name)
     gc.collect()
-    from ludus.referee import Referee
+    from ludus.referee.core import Referee
 
     ref = Referee(board, preset, occupancy=InstantOccupancy(board.channel_count), seed=SEED)
     levels = bytearray(board.channel_count)
@@ -306,8 +306,8 @@ def _bot_game():
     # the bot's moves for a whole game, as (from, to) hole pairs; the bot module dropped again
     import sys
 
-    from ludus.checkers import start_position
-    from ludus.checkers_bot import Lcg, choose_move
+    from ludus.bots.checkers import Lcg, choose_move
+    from ludus.checkers.game import start_position
 
     game = start_position("2")
     rng = Lcg(1)
@@ -319,7 +319,7 @@ def _bot_game():
         out.append(m.frm)
         out.append(m.to)
         game.push(m)
-    sys.modules.pop("ludus.checkers_bot", None)
+    sys.modules.pop("ludus.bots.checkers", None)
     return out
 
 
@@ -330,7 +330,7 @@ def _full_game():
     moves = _bot_game()
     board, ref, levels = _empty_board_referee("checkers", "checkers")
     now = 0
-    from ludus.checkers import start_position
+    from ludus.checkers.game import start_position
 
     start = start_position("2")
     counts = bytearray(121)
@@ -368,7 +368,7 @@ def ludo_full_game():
 def _ludo_full_game():
     board, ref, levels = _empty_board_referee("ludo52", "ludo/classic")
     now = 0
-    from ludus.ludo import start_position
+    from ludus.ludo.game import start_position
 
     levels[:] = _levels_of(ref, board, start_position("classic/4"))  # the referee sees them: a game
     now += 5

@@ -3,8 +3,8 @@ channels, nothing changing) and one render of a busy light frame. See bench/READ
 
 from array import array
 
-from ludus import palette
-from ludus.scene import LightScene
+import ludus.light.palette as palette
+from ludus.light.scene import LightScene
 from ludus.sensing import Calibration, Occupancy
 
 CHANNELS = 121

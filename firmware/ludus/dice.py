@@ -6,14 +6,7 @@ import hashlib
 import os
 
 from ludus.errors import ConfigError, NotationError
-
-try:
-    from micropython import const
-except ImportError:
-
-    def const(x):
-        return x
-
+from ludus.runtime import const
 
 SEED_BYTES = const(32)
 # 252 = 6 * 42 is the largest multiple of 6 that fits in a byte; bytes from 252 up are thrown away,

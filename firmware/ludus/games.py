@@ -8,13 +8,13 @@ GAMES = ("checkers", "ludo")
 
 def _module(game):
     if game == "checkers":
-        import ludus.checkers
+        import ludus.checkers.game
 
-        return ludus.checkers
+        return ludus.checkers.game
     if game == "ludo":
-        import ludus.ludo
+        import ludus.ludo.game
 
-        return ludus.ludo
+        return ludus.ludo.game
     raise NotationError("unknown game %r: expected one of %s" % (game, ", ".join(GAMES)))
 
 

@@ -1,5 +1,6 @@
 """The board definition generator: builds hardware/boards/*.json from a few parameters (pitch, direction,
-LED chain order, sensor channel order), checks each with ludus.boarddef, and draws boards as text or SVG.
+LED chain order, sensor channel order), checks each with ludus.board.definition, and draws boards as
+text or SVG.
 
     d = generate("ludo52", pitch=25.0, direction="clockwise")
     text = dumps(d)                    # the exact text of hardware/boards/ludo52.json
@@ -10,8 +11,9 @@ import math
 import os
 from typing import Any
 
-from ludus import boarddef
-from ludus.boarddef import COLOURS, FORMAT, LUDO_SHAPES, BoardDefinition
+import ludus.board.places as boarddef
+from ludus.board.definition import BoardDefinition
+from ludus.board.places import COLOURS, FORMAT, LUDO_SHAPES
 from ludus.errors import ConfigError
 
 GAMES = boarddef.GAMES
@@ -98,7 +100,7 @@ def _round(v):
 def _checkers_geometry():
     """Per-hole (row, col, point or None), preferring the rules core's own tables."""
     try:
-        from ludus.checkers_board import COL, POINT_OF, ROW
+        from ludus.checkers.geometry import COL, POINT_OF, ROW
     except ImportError:  # the rules core not there: compute from docs/architecture.md
         return _checkers_geometry_from_contract()
     return [(ROW[h], COL[h], POINT_OF[h] if POINT_OF[h] < 6 else None) for h in range(len(ROW))]

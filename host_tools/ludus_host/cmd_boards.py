@@ -105,6 +105,6 @@ def run(args):
 
 
 def _load(path):
-    from ludus.boarddef import BoardDefinition
+    from ludus.board.definition import BoardDefinition
 
     return BoardDefinition.load(path)

@@ -8,8 +8,8 @@ import random
 import sys
 import time
 
+from ludus.bots.checkers import choose_move
 from ludus.checkers import start_position
-from ludus.checkers_bot import choose_move
 from ludus.errors import ConfigError, NotationError
 from ludus.record import GameRecord
 

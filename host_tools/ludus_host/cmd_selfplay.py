@@ -7,10 +7,10 @@ import argparse
 import json
 import time
 
+from ludus.bots.selfplay import SeededDie, play_random
 from ludus.errors import ConfigError
 from ludus.ludo import start_position
-from ludus.ludo_board import COLOURS
-from ludus.ludo_play import SeededDie, play_random
+from ludus.ludo.geometry import COLOURS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,9 +1,9 @@
 """The words for the board's lights, host side: names of meanings, patterns and colours, what each
-meaning tells the player, and the Markdown table of docs/lights.md. The firmware's ``ludus.palette``
+meaning tells the player, and the Markdown table of docs/lights.md. The firmware's ``ludus.light.palette``
 holds only the numbers (colour, pattern, priority, where, when): the board never shows text, so these
 strings stay off its heap. tests/host/test_lights.py checks that the two and the docs agree."""
 
-from ludus import palette as P
+import ludus.light.palette as P
 
 PATTERN_NAMES = (
     "solid",

@@ -3,8 +3,8 @@ in LUDOpy (PyPI `ludopy`), timed in the same process. `ludus bench` reports the 
 
 import time
 
+from ludus.bots.selfplay import SeededDie, play_random
 from ludus.ludo import start_position
-from ludus.ludo_play import SeededDie, play_random
 
 
 def ludus_danish_rate(games, seed=1):

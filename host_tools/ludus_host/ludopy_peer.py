@@ -10,7 +10,7 @@ divergence by kind. docs/ludopy-divergences.md explains the mapping, the kinds a
 import random
 
 from ludus.ludo import from_notation, start_position
-from ludus.ludo_board import COLOURS
+from ludus.ludo.geometry import COLOURS
 
 # Our closest rule set: the Danish preset with green starting (LUDOpy has no roll-off: player 0 starts).
 RULES = "danish:start_order=seat0"

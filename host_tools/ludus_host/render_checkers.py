@@ -2,7 +2,7 @@
 ANSI colours per seat when asked for, and the last move's holes marked."""
 
 from ludus.checkers import SET_LETTERS
-from ludus.checkers_board import COL, HOLE_COUNT, ROW, ROW_LENGTHS
+from ludus.checkers.geometry import COL, HOLE_COUNT, ROW, ROW_LENGTHS
 
 # Seat colours (ANSI SGR foreground codes) in seat order, and their names for the legend.
 SEAT_COLOURS = ("31", "34", "32", "33", "35", "36")

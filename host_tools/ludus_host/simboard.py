@@ -12,12 +12,12 @@ import json
 import os
 from array import array
 
-from ludus import palette
-from ludus.boarddef import BoardDefinition
-from ludus.calibration import Calibration
+import ludus.light.palette as palette
+from ludus.board.definition import BoardDefinition
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 from ludus.sensing import Occupancy
+from ludus.sensing.calibration import Calibration
 
 from ludus_host import lights
 

@@ -5,7 +5,7 @@ it (back to its base), two opponent tokens block; a seat's own tokens may stack.
 interface and the adapter the referee needs, so stacks, invisible moves, ambiguous readings and
 captures in any order all occur."""
 
-from ludus.referee_games import GameAdapter
+from ludus.referee.adapter import GameAdapter
 
 TRACK = 12
 START = (0, 6)

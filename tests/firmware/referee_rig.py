@@ -64,11 +64,15 @@ class CompactBoard:
         self.reserved_ma = 100
 
     def bind(self, names):
-        assert len(names) == len(self.place_names) and names[-1] == self.place_names[-1]
-        return array("H", range(len(names)))
+        from ludus.board.definition import PlaceMap
 
-    def game_place_of_cell(self, binding):
-        return self.place_of_cell
+        assert len(names) == len(self.place_names) and names[-1] == self.place_names[-1]
+        return PlaceMap(self, array("H", range(len(names))))
+
+    def led_budget_ma(self):
+        from ludus.board.power import DEFAULT_BUDGET_MA
+
+        return min(DEFAULT_BUDGET_MA, self.supply_ma - self.reserved_ma)
 
     def cells_of_place(self, pid):
         first = self._zone_first.get(pid)
@@ -92,15 +96,15 @@ def compact_board(game_kind, preset=None):
 
         return CompactBoard(NAMES, lambda p: (p * 25, 0), 2, 0)
     if game_kind == "checkers":
-        from ludus.checkers_board import COL, PLACE_NAMES, ROW
+        from ludus.checkers.geometry import COL, PLACE_NAMES, ROW
 
         return CompactBoard(PLACE_NAMES, lambda p: (COL[p] * 25 // 2, ROW[p] * 22), 6, 0)
-    from ludus.ludo_board import Geometry
-    from ludus.ludo_rules import rules_from_spec
+    from ludus.ludo.geometry import Geometry
+    from ludus.ludo.rules import rules_from_spec
 
     track = int(game_kind[4:])
     # the board's places from the preset's own rule set when it is on this track: the referee then
-    # reads the same rule set text, and ludus.ludo_rules keeps the last one read (no second parse)
+    # reads the same rule set text, and ludus.ludo.rules keeps the last one read (no second parse)
     text = preset.split("/")[1] if preset and preset.startswith("ludo/") else None
     rules = rules_from_spec(text) if text else None
     if rules is None or rules.track != track:
@@ -120,7 +124,7 @@ _BOARDS = {}
 def load_board(game_kind):
     board = _BOARDS.get(game_kind)
     if board is None:
-        from ludus.boarddef import BoardDefinition
+        from ludus.board.definition import BoardDefinition
 
         gc.collect()
         board = _BOARDS[game_kind] = BoardDefinition.load(_root() + "/hardware/boards/%s.json" % game_kind)
@@ -240,7 +244,7 @@ class Rig:
             self.counts[i] = 0
         binding = b.bind(game.place_names)
         for g in range(len(counts)):
-            cells = b.cells_of_place(binding[g])
+            cells = binding.cells(g)
             for k in range(counts[g]):
                 self.counts[cells[k % len(cells)] if len(cells) > 1 else cells[0]] += 1
 
@@ -335,7 +339,7 @@ class Rig:
     def lit(self, name, meaning):
         """True if the cell (cell id or single-cell place name) shows the palette meaning."""
         assert self.lights, "this rig runs without lights"
-        from ludus import palette
+        import ludus.light.palette as palette
 
         got = self.referee.scene.meaning_at(self.board.led_of_cell[self.cell(name)])
         return got == getattr(palette, meaning.upper().replace(" ", "_"))  # "capture victim": CAPTURE_VICTIM

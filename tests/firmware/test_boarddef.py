@@ -6,7 +6,8 @@ import gc
 import json
 
 import support
-from ludus.boarddef import (
+from ludus.board.definition import BoardDefinition, validate
+from ludus.board.places import (
     DIE_FACES,
     LUDO_SHAPES,
     NO_CELL,
@@ -14,9 +15,7 @@ from ludus.boarddef import (
     ROLE_COLUMN,
     ROLE_HOME,
     ROLE_TRACK,
-    BoardDefinition,
     place_names_for,
-    validate,
 )
 from ludus.errors import BoardDefinitionError
 
@@ -246,9 +245,28 @@ def test_bind_maps_game_place_ids_to_board_place_ids():
     board = _board("ludo52")
     game_names = tuple(reversed(place_names_for("ludo52")))
     binding = board.bind(game_names)
-    assert len(binding) == len(game_names)
+    assert len(binding.board_place) == len(game_names)
     for g in range(len(game_names)):
-        assert board.place_names[binding[g]] == game_names[g]
+        assert board.place_names[binding.board_place[g]] == game_names[g]
+
+
+def test_the_place_map_gives_each_game_place_its_cells_led_and_centre():
+    board = _board("ludo52")
+    game_names = tuple(reversed(place_names_for("ludo52")))
+    places = board.bind(game_names)
+    t7 = game_names.index("t7")
+    (cell,) = places.cells(t7)
+    assert places.cell_count[t7] == 1
+    assert places.led[t7] == board.led_of_cell[cell]
+    assert (places.x[t7], places.y[t7]) == (board.cell_x[cell], board.cell_y[cell])
+    base = game_names.index("red.base")
+    slots = places.cells(base)
+    assert len(slots) == places.cell_count[base] == 4
+    assert places.led[base] == 0xFFFF  # a zone has no one LED
+    assert places.x[base] == sum(board.cell_x[c] for c in slots) // 4
+    assert places.y[base] == sum(board.cell_y[c] for c in slots) // 4
+    for c in range(board.cell_count):
+        assert c in places.cells(places.place_of_cell[c])
 
 
 def test_bind_names_every_place_the_board_lacks_or_the_game_lacks():
@@ -284,7 +302,7 @@ def test_count_places_sums_zone_slots():
 def test_count_places_in_the_games_order():
     board = _board("ludo56")
     game_names = tuple(reversed(place_names_for("ludo56")))
-    cell_to_game = board.game_place_of_cell(board.bind(game_names))
+    cell_to_game = board.bind(game_names).place_of_cell
     counts = bytearray(board.cell_count)
     for cell in board.cells_of_place(board.place_id("blue.home")):
         counts[cell] = 1

@@ -5,10 +5,11 @@ board as the next landing, layer by layer. They must agree on many random positi
 import gc
 from array import array
 
-import support
-from ludus import checkers, checkers_moves
-
 # ---------------------------------------------------------------------------------------------
+import ludus.checkers.moves as checkers_moves
+import support
+from ludus import checkers
+
 # The reference: the star as the union of a triangle pointing up (rows 0..12) and one pointing down
 # (rows 4..16); x in half-pitch units, 0 on the vertical axis. Holes numbered row by row, left to right.
 
@@ -365,7 +366,7 @@ def test_random_positions_agree_with_reference_fifteen_pieces():
 
 def test_bot_game_positions_agree_with_reference():
     # Real game positions: pieces bunched the way play bunches them, so long chains are common.
-    from ludus.checkers_bot import Lcg, choose_move
+    from ludus.bots.checkers import Lcg, choose_move
 
     for spec, every in (("2", 3), ("6", 3)):
         game = checkers.start_position(spec)

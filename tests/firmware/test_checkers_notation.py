@@ -6,7 +6,7 @@ import gc
 
 import support
 from ludus import checkers, games
-from ludus.checkers_bot import Lcg, choose_move, play
+from ludus.bots.checkers import Lcg, choose_move, play
 from ludus.errors import LudusError, NotationError
 
 START_2 = "checkers 2 - 0 a/aa/aaa/aaaa/13/12/11/10/9/10/11/12/13/dddd/ddd/dd/d - 0"

@@ -4,8 +4,9 @@ steps, jumps over exactly one piece, chains, the ban on ending where a chain sta
 
 from array import array
 
+import ludus.checkers.moves as checkers_moves
 import support
-from ludus import checkers, checkers_moves
+from ludus import checkers
 from ludus.errors import ConfigError, IllegalMoveError, NotationError
 
 C = (8, 12)  # the centre hole h60, as (row, column in half pitches)
@@ -618,7 +619,7 @@ def test_push_checks_passes_and_game_ends_with_the_legal_codes_known():
 
 
 def test_legal_move_codes_grow_the_shared_buffer_when_a_position_has_more_moves():
-    # (MicroPython: the viper generator writes into checkers_moves.CODES, grown and run again when
+    # (MicroPython: the viper generator writes into ludus.checkers.moves.CODES, grown and run again when
     # a position has more moves than it holds; CPython appends into the array directly)
     game = checkers.start_position("6")
     game.push(game.legal_moves()[0])

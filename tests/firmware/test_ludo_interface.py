@@ -3,8 +3,8 @@ move text and the rule an illegal move breaks, the sensing contract, and the Dan
 
 from ludus.errors import ConfigError, IllegalMoveError, NotationError
 from ludus.ludo import from_notation, start_position
-from ludus.ludo_rules import PRESET_NAMES, rules_from_spec
-from ludus.ludo_season import SeasonTable
+from ludus.ludo.rules import PRESET_NAMES, rules_from_spec
+from ludus.ludo.season import SeasonTable
 from support import message_of, raises
 
 
@@ -321,8 +321,8 @@ def test_danish_season_points_and_play_off():
 
 
 def test_rule_set_defaults_are_the_table_of_options():
-    from ludus.ludo_rules import FIELD_NAMES, RuleSet
-    from ludus.ludo_spec import format_value, parse_value
+    from ludus.ludo.rules import FIELD_NAMES, RuleSet
+    from ludus.ludo.spec import format_value, parse_value
 
     r = RuleSet()
     for name in FIELD_NAMES:
@@ -332,8 +332,8 @@ def test_rule_set_defaults_are_the_table_of_options():
 
 
 def test_season_table_from_played_danish_games():
-    from ludus.ludo_board import COLOURS
-    from ludus.ludo_play import random_game
+    from ludus.bots.selfplay import random_game
+    from ludus.ludo.geometry import COLOURS
 
     table = SeasonTable(rules_from_spec("danish").points)
     for seed in range(3):

@@ -3,9 +3,9 @@ After every roll and move: four tokens per playing colour, each in a place of it
 track), square counts in step with the tokens, notation round-trips, place counts change exactly as
 move_changes() said, and an undo restores the position. Runs on CPython and MicroPython alike."""
 
+from ludus.bots.selfplay import SeededDie
 from ludus.ludo import from_notation, start_position
-from ludus.ludo_board import COLOURS
-from ludus.ludo_play import SeededDie
+from ludus.ludo.geometry import COLOURS
 from support import IS_MICROPYTHON
 
 SPECS = (

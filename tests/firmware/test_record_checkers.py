@@ -57,8 +57,8 @@ def test_checkers_record_with_a_roll_or_a_bad_move_is_flagged():
 def test_whole_checkers_game_record_replays_to_the_same_placements():
     # A bot game played to the end (no cap): the record's result is the full finishing order and the
     # replay reaches the same position and placements.
+    from ludus.bots.checkers import Lcg, play
     from ludus.checkers import start_position
-    from ludus.checkers_bot import Lcg, play
 
     record = GameRecord.new("checkers/3", seed=SEED)
     game = start_position("3")

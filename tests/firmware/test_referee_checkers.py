@@ -66,7 +66,7 @@ def test_a_step_is_accepted_when_the_piece_rests():
 
 
 def test_after_a_move_the_frame_comes_first_and_the_next_tick_makes_the_move_table():
-    from ludus.referee_states import DUE
+    from ludus.referee.states import DUE
 
     rig = started(real=False)  # (a change settles on the tick it is made)
     rig.lift("h7")
@@ -76,7 +76,7 @@ def test_after_a_move_the_frame_comes_first_and_the_next_tick_makes_the_move_tab
     assert [e["move"] for e in rig.take("move")] == ["h7-h16"]
     assert ref.table is DUE  # not made yet: the new frame went out first
     led = rig.board.turn_leds[ref.adapter.turn_index(ref.game, ref.game.turn)]
-    from ludus import palette
+    import ludus.light.palette as palette
 
     assert ref.scene.meaning_at(led) == palette.TURN  # the next seat's turn is shown already
     rig.tick()
@@ -198,7 +198,7 @@ def test_power_cut_mid_move_shows_the_lifted_piece_after_restart():
 
 def test_adapter_continuations_leave_out_the_holes_already_jumped():
     from ludus import checkers
-    from ludus.referee_checkers import CheckersAdapter
+    from ludus.referee.checkers import CheckersAdapter
 
     game = checkers.start_position("2")
     for text in ("h7-h16", "h112-h104"):

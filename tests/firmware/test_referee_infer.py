@@ -1,7 +1,7 @@
 """Whole-state move inference on hand-made moves: exact matches, moves under way, foreign states,
 presence-sensor saturation, carried-not-conjured pieces and nearest pairing of differences."""
 
-from ludus.referee_infer import FOREIGN, IDLE, MATCH, PARTIAL, MoveTable, classify, diff_places, pair_nearest
+from ludus.referee.infer import FOREIGN, IDLE, MATCH, PARTIAL, MoveTable, classify, diff_places, pair_nearest
 
 # places 0..5 are squares (one cell each), 6 is a base zone of 4 slots
 CAP = bytearray([1, 1, 1, 1, 1, 1, 4])
@@ -57,7 +57,7 @@ def test_a_pair_captured_may_be_taken_off_before_the_mover_lands():
 
 
 def test_changes_of_one_sign_add_up_and_of_both_signs_are_mixed():
-    from ludus.referee_infer import MIXED, signed_delta
+    from ludus.referee.infer import MIXED, signed_delta
 
     t = table([1, 0, 0, 1, 0, 0, 0], [[(0, -1), (3, 1), (3, 1)], [(0, -1), (3, 1), (3, -2)]])
     assert t.changes(0) == [(0, -1), (3, 2)] and t.changes(1) == [(0, -1), (3, -1)]
@@ -101,9 +101,9 @@ def test_nearest_pairs():
 
 
 def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
-    # On MicroPython judge and diff_places run as viper code (ludus.referee_native); on CPython this
+    # On MicroPython judge and diff_places run as viper code (ludus.referee.native); on CPython this
     # compares the bytecode versions with themselves. Every reading of every cap on random moves.
-    from ludus import referee_infer as ri
+    import ludus.referee.infer as ri
 
     x = 12345
     for _ in range(300):
@@ -133,7 +133,7 @@ def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
 
 
 def test_inlined_constants_agree():
-    # referee, referee_judge and referee_lights inline ludus.referee_states' values as private const()s
+    # referee.core, referee.judge and referee.lights inline ludus.referee.states' values as private const()s
     # (no global lookup), and the judge the kinds 1..3 below: their source must agree (CPython reads it)
     import sys
 
@@ -142,11 +142,11 @@ def test_inlined_constants_agree():
     import os
     import re
 
-    from ludus import referee_states
+    import ludus.referee.states as referee_states
 
     assert (MATCH, PARTIAL, FOREIGN) == (1, 2, 3)
     here = os.path.dirname(referee_states.__file__)
-    for name in ("referee", "referee_judge", "referee_lights"):
+    for name in ("core", "judge", "lights"):
         with open(os.path.join(here, name + ".py")) as f:
             found = re.findall(r"^_([A-Z_]+) = const\((\d+)\)", f.read(), re.M)
         assert found

@@ -80,7 +80,7 @@ def test_danish_third_try_six_brings_a_token_out():
 
 
 def test_adapter_lists_the_square_a_star_jump_passes_as_touched():
-    from ludus.referee_ludo import LudoAdapter
+    from ludus.referee.ludo import LudoAdapter
 
     game = ludo.from_notation("ludo danish seats=gr turn=g rolls=3 g=t1,base,base,base r=t11,base,base,base")
     (move,) = game.legal_moves()

@@ -28,7 +28,7 @@ def test_a_finished_game_shows_placements_and_the_start_position_begins_a_new_on
     over = rig.take("game_over")
     assert over and over[0]["placements"] == [0, 2]
     assert rig.referee.phase == 2
-    from ludus import palette
+    import ludus.light.palette as palette
 
     led = rig.board.turn_leds[0]
     assert rig.referee.scene.meaning_at(led) == palette.WINNER
@@ -38,7 +38,7 @@ def test_a_finished_game_shows_placements_and_the_start_position_begins_a_new_on
 
 
 def test_adapter_lists_capture_squares_as_touched():
-    from ludus.referee_ludo import LudoAdapter
+    from ludus.referee.ludo import LudoAdapter
 
     game = ludo.from_notation("ludo classic seats=gr turn=g rolls=4 g=t5,base,base,base r=t9,base,base,base")
     ad = LudoAdapter("classic")
@@ -60,9 +60,9 @@ def test_adapter_changes_are_the_games_net_changes_plus_the_touched_squares():
     # LudoAdapter.changes works the net changes out from the move's fields (no dict): they must be
     # game.move_changes(move), in its order, then the landing and star/arrow squares with delta 0 where
     # not listed, and the capture squares with delta 0 even where listed
+    from ludus.bots.selfplay import SeededDie
     from ludus.games import position
-    from ludus.ludo_play import SeededDie
-    from ludus.referee_ludo import LudoAdapter
+    from ludus.referee.ludo import LudoAdapter
 
     checked = 0
     for rules in ("classic", "master", "danish", "arrow", "teamup"):
@@ -97,7 +97,7 @@ def test_adapter_changes_are_the_games_net_changes_plus_the_touched_squares():
 
 
 def test_adapter_presets():
-    from ludus.referee_games import split_preset
+    from ludus.referee.presets import split_preset
 
     assert split_preset("ludo/classic/4") == ("ludo", "classic")
     assert split_preset("ludo/teamup+arrow") == ("ludo", "teamup+arrow")

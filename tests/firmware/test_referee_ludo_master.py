@@ -124,7 +124,7 @@ def test_blitz_no_token_enters_the_column_before_a_capture():
 
 
 def test_adapter_lists_a_wall_capture_square_as_touched():
-    from ludus.referee_ludo import LudoAdapter
+    from ludus.referee.ludo import LudoAdapter
 
     game = ludo.from_notation("ludo master seats=gr turn=g rolls=3 g=t2,t2,base,base r=t5,t5,base,base")
     (move,) = game.legal_moves()

@@ -22,7 +22,7 @@ def test_the_roll_off_re_rolls_among_the_tied_players_only():
     rolls = [(e["seat"], e["value"]) for e in rig.take("roll")]
     assert rolls == [(0, 6), (1, 6), (2, 3), (3, 2), (0, 4), (1, 5)]
     assert game_of(rig).turn == 1 and game_of(rig).awaiting_roll()
-    from ludus import palette
+    import ludus.light.palette as palette
 
     led = rig.board.turn_leds[1]
     assert rig.referee.scene.meaning_at(led) == palette.TURN
@@ -96,7 +96,7 @@ def test_teamup_finished_player_moves_its_partners_tokens():
 
 
 def test_adapter_starts_follow_the_rule_set():
-    from ludus.referee_ludo import LudoAdapter
+    from ludus.referee.ludo import LudoAdapter
 
     names = [name for name, _ in LudoAdapter("danish").starts()]
     assert "ludo/danish/2" in names and "ludo/danish/4" in names

@@ -126,7 +126,7 @@ def test_danish_rules_have_no_turn_clock():
 
 
 def test_adapter_sees_a_bounce_back_from_home_as_one_step_back_in_the_column():
-    from ludus.referee_ludo import LudoAdapter
+    from ludus.referee.ludo import LudoAdapter
 
     text = "ludo custom:exact_home=0 seats=gr turn=g rolls=5 g=green.c3,t10,base,base r=t26,base,base,base"
     game = ludo.from_notation(text)

@@ -3,11 +3,13 @@ and the colour-blind rule over the meaning table."""
 
 from array import array
 
+import ludus.light.palette as P
+import ludus.light.scene as scene_module
 import support
-from ludus import palette as P
-from ludus import scene as scene_module
+from ludus.board.places import DIE_FACES
+from ludus.board.power import DEFAULT_BUDGET_MA, led_budget_ma
 from ludus.errors import ConfigError
-from ludus.scene import DEFAULT_BUDGET_MA, DIE_FACES, LightScene, led_budget_ma
+from ludus.light.scene import LightScene
 
 BIG = 15000  # a budget these small scenes never reach
 

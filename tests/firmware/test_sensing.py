@@ -3,9 +3,9 @@
 from array import array
 
 import support
-from ludus.calibration import Calibration, _quantise, _quantise_py
 from ludus.errors import ConfigError
 from ludus.sensing import MAX_LEVEL, Occupancy, elapsed_ms
+from ludus.sensing.calibration import Calibration, _quantise, _quantise_py
 
 TICK = 5  # ms between ticks in these scenarios
 
@@ -446,4 +446,4 @@ def test_calibration_is_loaded_only_when_asked_for():
     from ludus.sensing import Calibration as again
 
     assert again is Calibration
-    assert "ludus.calibration" in sys.modules
+    assert "ludus.sensing.calibration" in sys.modules

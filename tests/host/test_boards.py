@@ -9,7 +9,8 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from ludus.boarddef import LUDO_SHAPES, BoardDefinition, place_names_for, validate
+from ludus.board.definition import BoardDefinition, validate
+from ludus.board.places import LUDO_SHAPES, place_names_for
 from ludus.errors import BoardDefinitionError, ConfigError
 from ludus_host import boards
 from ludus_host.cli import main
@@ -102,7 +103,7 @@ def test_colours_sit_in_travel_order_with_starts_next_to_their_base(game):
 @pytest.mark.parametrize("game", ["ludo52", "ludo40", "ludo56"])
 def test_entry_squares_agree_with_the_rules_core(game):
     """The column must leave the track where the rules core's tokens leave it."""
-    ludo_board = pytest.importorskip("ludus.ludo_board")
+    ludo_board = pytest.importorskip("ludus.ludo.geometry")
     track_len = LUDO_SHAPES[game][0]
 
     class Rules:
@@ -118,7 +119,7 @@ def test_entry_squares_agree_with_the_rules_core(game):
 
 
 def test_checkers_geometry_matches_the_rules_core():
-    checkers_board = pytest.importorskip("ludus.checkers_board")
+    checkers_board = pytest.importorskip("ludus.checkers.geometry")
     holes = boards._checkers_geometry_from_contract()
     assert len(holes) == checkers_board.HOLE_COUNT == 121
     for h, (row, col, point) in enumerate(holes):

@@ -17,7 +17,7 @@ import code_in_rom
 free = code_in_rom.mount(sys.argv[1], int(sys.argv[2]))
 import ludus.referee
 gc.collect()
-print(free, ludus.referee.__file__, gc.mem_free())
+print(free, ludus.referee.core.__file__, gc.mem_free())
 """
 
 

@@ -2,7 +2,7 @@
 
 import os
 
-from ludus import palette as P
+import ludus.light.palette as P
 from ludus_host import lights
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")

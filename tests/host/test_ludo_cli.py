@@ -6,8 +6,8 @@ import json
 import pathlib
 
 import pytest
-from ludus.ludo_rules import FIELD_NAMES, PRESET_NAMES, rules_from_spec
-from ludus.ludo_spec import format_value
+from ludus.ludo.rules import FIELD_NAMES, PRESET_NAMES, rules_from_spec
+from ludus.ludo.spec import format_value
 from ludus_host.cli import main
 
 pytestmark = pytest.mark.cpython_only

@@ -6,8 +6,8 @@ import pytest
 pytest.importorskip("ludopy")
 
 from ludus.ludo import from_notation, start_position
-from ludus.ludo_board import geometry
-from ludus.ludo_rules import rules_from_spec
+from ludus.ludo.geometry import geometry
+from ludus.ludo.rules import rules_from_spec
 from ludus_host import ludopy_peer as peer
 
 pytestmark = pytest.mark.cpython_only

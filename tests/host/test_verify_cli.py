@@ -7,8 +7,8 @@ import os
 import subprocess
 import sys
 
+import ludus.record.game as record_module
 import pytest
-from ludus import record as record_module
 from ludus.dice import commitment, hex_of
 from ludus.record import GameRecord
 from ludus_host.cli import main

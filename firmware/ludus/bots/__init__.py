@@ -1,0 +1,1 @@
+"""Players the board can run itself: bots and the random self-play used by benchmarks and tests."""

@@ -1,0 +1,117 @@
+"""The referee's Chinese Checkers adapter: setups, seat colours, move tables from the game's move
+codes (no move objects but for the move played), jump-chain continuations. See ludus.referee.adapter."""
+
+from array import array
+
+from ludus.checkers.game import start_position
+from ludus.checkers.geometry import COL, POINT_HOLES, ROW, SETUP_NAMES
+from ludus.checkers.moves import PASS, PASS_CODE, Move
+from ludus.light.palette import checkers_colour
+from ludus.referee.adapter import GameAdapter
+
+
+def _step(frm, to):
+    # for a legal move: True if it is a step, not a jump chain (jumps move two rows or four half-pitches)
+    dr = ROW[frm] - ROW[to]
+    dc = COL[frm] - COL[to]
+    return dr * dr + dc * dc <= 4
+
+
+def _jump(game, frm, to):
+    # the legal jump chain frm-to, with its path
+    for m in game.destinations(frm):
+        if m.to == to:
+            return m
+    raise ValueError("h%d-h%d is not a legal move here" % (frm, to))
+
+
+class CheckersAdapter(GameAdapter):
+    family = "checkers"
+    has_dice = False
+
+    def starts(self):
+        """(start name, game) for every setup a board could be laid out in, one at a time."""
+        for spec in SETUP_NAMES + ("2/15",):
+            yield "checkers/" + spec, start_position(spec)
+
+    def position(self, start):
+        from ludus.games import position
+
+        return position(start)
+
+    def colour(self, game, seat):
+        return checkers_colour(game.config.seat_points[seat][0])
+
+    def turn_index(self, game, seat):
+        # the board has one turn LED per point: the seat's first point
+        return game.config.seat_points[seat][0]
+
+    def areas(self):
+        """(colour, places) of each start area, for lighting the setup."""
+        return [(checkers_colour(p), POINT_HOLES[p]) for p in range(6)]
+
+    # The table's keys are the game's move codes, (from << 7) | to: every move lifts a piece from one
+    # hole and puts it on another, so the table fills in one native loop; a Move (with its jump path)
+    # is made only for a move played, pending or lit with its path.
+
+    def load(self, game, table, expected):
+        table.load_steps(expected, game.legal_move_codes())
+        return table.count
+
+    def load_one(self, game, table, expected, move):
+        code = move.frm << 7 | move.to if move.frm >= 0 else PASS_CODE
+        table.load_steps(expected, array("H", (code,)))
+
+    def finished(self, game):
+        # (a position where nobody can move is seen when the move table is made)
+        return game.is_over_quick()
+
+    def move(self, game, code):
+        if code == PASS_CODE:
+            return PASS
+        if _step(code >> 7, code & 127):
+            return Move(code >> 7, code & 127, (code >> 7, code & 127))  # its path: its holes
+        return _jump(game, code >> 7, code & 127)
+
+    def expect_after(self, move, expected):
+        # a move only carries one piece from one hole to another
+        if move.frm >= 0:
+            expected[move.frm] -= 1
+            expected[move.to] += 1
+        return True
+
+    def key_ends(self, game, code):
+        return code >> 7, code & 127, None, ()
+
+    def changes(self, game, move):
+        return game.move_changes(move)
+
+    def ends(self, game, move):
+        """(from place, to place, path places, victims [(place, base place)])."""
+        return move.frm, move.to, move.path, ()
+
+    def mover_place(self, game, place):
+        return game.seat_at(place) == game.turn
+
+    def continuations(self, game, move):
+        """Holes the piece that made jump `move` could jump on to ([] for a step or a finished chain)."""
+        if move.frm < 0 or _step(move.frm, move.to):
+            return ()  # a pass or a step
+        path = move.path
+        return [h for h in game.continuations(move.to, move.frm) if h not in path]
+
+    def chain_reach(self, game, frm):
+        """Every hole a piece on frm reaches by one or more jumps (ending there legally or not)."""
+        seen = {frm: 1}
+        todo = [frm]
+        while todo:
+            at = todo.pop()
+            for h in game.continuations(at, frm):
+                if h not in seen:
+                    seen[h] = 1
+                    todo.append(h)
+        del seen[frm]
+        return seen
+
+    def seats_of(self, game):
+        return range(game.seats)

@@ -1,0 +1,311 @@
+"""The referee: settled sensor readings in, legal moves out, by comparing whole board states with the
+game's expected occupancy; it composes the light scene for every situation and keeps the game record.
+
+    referee = Referee(board, "ludo/classic/4")       # board: a BoardDefinition
+    while True:
+        read_sensors(levels)                         # one level per sensor channel
+        if referee.tick(levels, time.ticks_ms(), button_event()):
+            pass                                     # the scene changed (events in referee.take_events())
+        referee.render(time.ticks_ms(), pixels.buf)  # at the LED frame rate: patterns move with time
+
+docs/referee.md describes the flow (setup, roll-off, moves, captures, confirmation, undo, recovery)."""
+
+from ludus.referee.flow import RefereeFlow
+from ludus.referee.infer import MoveTable, saturate, sense_changes
+from ludus.referee.judge import RefereeJudge, _evaluate, table_of
+from ludus.referee.states import (
+    DUE,
+    LONG_PRESS,
+    NO_PRESS,
+    PHASE_NAMES,
+    SHORT_PRESS,
+    SITUATION_NAMES,
+    const,
+)
+from ludus.runtime import transient
+
+# ludus.referee.states' values, inlined (a module's global costs a lookup each use)
+_OVER = const(2)
+_PLAY = const(1)
+_S_IDLE = const(0)
+_S_MISMATCH = const(4)
+_S_UNDO = const(6)
+_SETUP = const(0)
+
+# what other layers import from here
+__all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
+
+
+class Referee(RefereeJudge, RefereeFlow):
+    """Referees one board: setup detection, move inference, rolls, undo, recovery, lights.
+
+    board: a ludus.board.definition.BoardDefinition. preset: "checkers" (any setup) or "ludo/RULES" (any
+    player count; a trailing /N is accepted and ignored: the pieces on the board decide).
+    scene, occupancy: built from the board when not given (scene=False: no lights at all).
+    seed: 32 bytes (or hex) for reproducible dice (tests, the simulator); None draws one per game.
+    adapter: the game adapter (ludus.referee.presets) when not derived from the preset.
+    settle_ms: how long the board must be still.
+    turn_clock: Ludo's turn clock and auto-play (docs/referee.md): False (off, the default), True (the
+    rule set's clock: 15 s, 5 s in Blitz, none in Danish) or a number of seconds."""
+
+    def __init__(
+        self,
+        board,
+        preset,
+        scene=None,
+        occupancy=None,
+        seed=None,
+        settle_ms=200,
+        calibration=None,
+        adapter=None,
+        turn_clock=False,
+    ):
+        self.board = board
+        self.preset = preset
+        if adapter is None:  # the preset reader is needed once: not kept on the heap
+            adapter = transient("ludus.referee.presets").adapter_for(preset)
+        ad = self.adapter = adapter
+        names = ()
+        fills = []
+        for name, game in ad.starts():
+            if not names:
+                names = game.place_names
+            fill = bytearray(len(names))
+            game.fill_counts(fill)
+            fills.append((name, fill))
+            game = None
+        places = self.places = board.bind(names)
+        n = self.place_count = len(names)
+        self.place_names = names
+        self._board_cells = board.cell_count
+        self._place_of_cell = places.place_of_cell
+        self._channel_of_cell = board.channel_of_cell
+        analog = board.sensor_kind == "analog" if occupancy is None else occupancy.analog
+        if occupancy is None:
+            from ludus.sensing.occupancy import Occupancy
+
+            occupancy = Occupancy(
+                board.channel_count, settle_ms=settle_ms, analog=analog, calibration=calibration
+            )
+        self.occ = occupancy
+        if scene is None:
+            scene = self._default_scene(board)
+        self._compose = None
+        if scene is not False:
+            from ludus.referee.lights import compose
+
+            self._compose = compose
+        else:
+            scene = None  # no LEDs: a referee for tests on a tight heap, or a headless tool
+        self.scene = scene
+        per_cell = 2 if analog else 1
+        self.cap = bytearray(n)  # the most pieces the sensors can tell apart on each place
+        for p in range(n):
+            self.cap[p] = per_cell * places.cell_count[p]
+        self._led_of_place = places.led
+        for _, fill in fills:
+            saturate(fill, self.cap)
+        self._starts = fills
+        self._raw = bytearray(n)  # sensed counts before saturation
+        self._zeros = bytes(n)
+        self._last = bytearray(board.channel_count)  # the settled channels last read
+        self.sensed = bytearray(n)
+        # what sense_changes() updates from a settled change, in one tuple (one lookup per change)
+        self._sense_bufs = (
+            self._last,
+            board.cell_of_channel,
+            self._place_of_cell,
+            self._raw,
+            self.sensed,
+            self.cap,
+            self._board_cells,
+        )
+        self.expected = bytearray(n)
+        self.exp_sat = bytearray(n)
+        self.seen = bytearray(n)
+        self._diffs = []
+        self.events = []
+        self._seed = seed
+        self._games_started = 0
+        self.forced_rolls = []
+        self.phase = _SETUP
+        self.situation = _S_IDLE
+        self.game = None
+        self.record = None
+        self.dice = None
+        self.dice_used = 0
+        self._table = MoveTable(self.cap)
+        self.table = None  # self._table once loaded with the position's moves
+        self._scratch = None  # a second table, to try a position after a pending move
+        self.pending = None  # the move of S_PENDING
+        self.choices = None  # the moves of S_CONFIRM
+        self.choice = 0
+        self.partials = None
+        self.missing = []
+        self.unexpected = []
+        self.pairs = []
+        self.chain_at = -1
+        self.chain_next = ()  # type: ignore[assignment]  # a list during a jump chain
+        self.die_value = 0
+        self.die_seat = -1
+        self.setup_choices = None  # several starts fit the board: the one shown is setup_choice
+        self.setup_choice = 0
+        self._started = False
+        self._dirty = True
+        self.clock_ms = 0  # the turn clock (0: none); it runs from _clock_from for _clock_seat's turn
+        if turn_clock is not False and ad.family == "ludo":
+            self.clock_ms = 1000 * (ad.rules.clock if turn_clock is True else int(turn_clock))
+        self._clock_from = 0
+        self._clock_seat = -1
+        self._clock_turns = -1
+        self.auto_move = None  # the move the clock chose, for the players to carry out
+
+    def _default_scene(self, board):
+        from ludus.light.scene import LightScene
+
+        scene = LightScene(
+            board.led_count,
+            budget_ma=board.led_budget_ma(),
+            ma_per_channel=board.ma_per_channel,
+            idle_ma_per_led=int(board.idle_ma + 0.5),
+        )
+        if len(board.die_pip_leds):
+            scene.set_die_leds(board.die_pip_leds)
+        return scene
+
+    # ---- the per-tick entry point -----------------------------------------------------------------
+
+    def tick(self, levels, now_ms, button=NO_PRESS):
+        """Feed one tick of raw sensor levels (one per channel) and the button event (NO_PRESS,
+        SHORT_PRESS, LONG_PRESS). Returns True when the scene changed. Allocates nothing while the
+        board is unchanged and no button is pressed."""
+        occ = self.occ
+        settled = occ.update(levels, now_ms)
+        if settled:
+            sense_changes(occ.settled, self._sense_bufs)  # native code on MicroPython
+        elif not self._started:
+            self._started = settled = True
+            occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
+            self._sense()
+        elif self.table is DUE:
+            table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
+        if settled:
+            self._dirty = True
+            if self.phase == _PLAY:
+                _evaluate(self)  # (a module function: a method is looked up through the instance first)
+            else:
+                self._detect_start()
+        if button:
+            self._button(button)
+        if self.clock_ms and self.phase == _PLAY:
+            self._clock(now_ms)
+        if self._dirty:
+            self._dirty = False
+            if self._compose is not None:
+                self._compose(self)
+            return True
+        return False
+
+    def render(self, now_ms, out):
+        """Write the LED frame at now_ms (GRB bytes) into out; returns its estimated current in mA."""
+        return self.scene.render(now_ms, out)
+
+    def take_events(self):
+        """The events since the last call (a list of dicts, each with an "event" key)."""
+        out = self.events
+        self.events = []
+        return out
+
+    # ---- sensing ----------------------------------------------------------------------------------
+
+    def _sense(self):
+        # all places afresh (power-up, restore)
+        raw = self._raw
+        place_of_cell = self._place_of_cell
+        channel_of_cell = self._channel_of_cell
+        src = self.occ.settled
+        raw[:] = self._zeros
+        for i in range(self._board_cells):
+            raw[place_of_cell[i]] += src[channel_of_cell[i]]
+        s = self.sensed
+        s[:] = raw
+        saturate(s, self.cap)
+        self._last[:] = src
+
+    def _cell_count(self, cell):
+        return self.occ.settled[self._channel_of_cell[cell]]
+
+    def _event(self, name, **fields):
+        fields["event"] = name
+        self.events.append(fields)
+
+    # ---- the turn clock ---------------------------------------------------------------------------
+
+    def _clock(self, now):
+        # Runs from the start of each turn; a difference to put right stops it, and it starts afresh
+        # once the board matches. Run out: auto-play, one step per tick while the board is idle; a
+        # move it chose stays chosen (lit again whenever the board is back to idle).
+        game = self.game
+        sit = self.situation
+        if game.turn != self._clock_seat or game.turn_count != self._clock_turns:
+            self._clock_seat = game.turn
+            self._clock_turns = game.turn_count
+            self._clock_from = now
+            return
+        if self.auto_move is not None:
+            if sit == _S_IDLE:
+                self._auto_step()
+            return
+        if _S_MISMATCH <= sit and sit <= _S_UNDO:
+            self._clock_from = now
+            return
+        # ticks wrap at 2**30 (time.ticks_ms): the difference modulo that, as ludus.sensing does
+        if sit == _S_IDLE and (now - self._clock_from) & 0x3FFFFFFF >= self.clock_ms:
+            self._auto_step()
+
+    # ---- setup and new games ----------------------------------------------------------------------
+    def _scratch_table(self):
+        t = self._scratch
+        if t is None:
+            t = self._scratch = MoveTable(self.cap)
+        return t
+
+    def _move(self, i):
+        # the move object of the table's move i (made only when needed: Chinese Checkers tables hold codes)
+        return self.adapter.move(self.game, self._table.keys[i])
+
+    def _accept_only(self, move):
+        # the turn clock chose this move: nothing else is accepted until the position changes
+        self.auto_move = move
+        self.adapter.load_one(self.game, self._table, self.expected, move)
+        self.table = self._table
+
+    def _awaiting_roll(self):
+        return self.adapter.has_dice and self.game.awaiting_roll()
+
+    def _game_over(self):
+        self.phase = _OVER
+        placements = self.game.placements()
+        if self.record.result is None:
+            self.record.finish(placements)
+        self._event("game_over", placements=placements, seed=self.record.seed)
+
+    # ---- move inference --------------------------------------------------------------------------
+
+    def lights(self):
+        """The lit LEDs as (led, meaning, colour) triples, LED order."""
+        sc = self.scene
+        out = []
+        for led in range(sc.led_count):
+            m = sc.meaning_at(led)
+            if m:
+                out.append((led, m, sc.colour_at(led)))
+        return out
+
+    def describe(self):
+        """A short dict of where the referee stands (for the simulator's output and tests)."""
+        d = {"phase": PHASE_NAMES[self.phase]}
+        if self.phase == _PLAY:
+            d["situation"] = SITUATION_NAMES[self.situation]
+            d["turn"] = self.game.turn
+        return d

@@ -1,0 +1,262 @@
+"""The referee's flow: recognising a start on the board, new games, the button (rolls, confirmation,
+undo, the Danish start choice) and the state that survives a power cut. A part of ludus.referee."""
+
+# The methods here live on Referee (ludus.referee), which defines the attributes they use.
+# mypy: disable-error-code="attr-defined,has-type"
+
+from ludus.dice import Dice
+from ludus.errors import ConfigError
+from ludus.record.actions import roll_values
+from ludus.record.game import GameRecord
+from ludus.referee.infer import diff_places
+from ludus.referee.judge import table_of
+from ludus.referee.states import (
+    LONG_PRESS,
+    OVER,
+    PASS_TEXT,
+    PLAY,
+    S_CHAIN,
+    S_CONFIRM,
+    S_IDLE,
+    S_PENDING,
+    S_UNDO,
+    SHORT_PRESS,
+)
+
+
+class RefereeFlow:
+    """Setup, button and saved-state methods of Referee (see ludus.referee)."""
+
+    def _detect_start(self):
+        s = self.sensed
+        found = []
+        for name, fill in self._starts:
+            if s == fill:
+                found.append(name)
+        self.setup_choices = None
+        if not found:
+            return
+        if len(found) == 1 or self.preset in found:
+            self._begin(self.preset if self.preset in found else found[0])
+            return
+        # Presence sensors cannot tell, say, six players from two with three sets each.
+        self.setup_choices = found
+        self.setup_choice = 0
+        self._event("setup_choice", starts=found)
+
+    def _seed_for(self, k):
+        if self._seed is None:
+            return None
+        seed = self._seed
+        if isinstance(seed, str):
+            from ludus.dice import seed_from_hex
+
+            seed = seed_from_hex(seed)
+        if k == 0:
+            return bytes(seed)
+        import hashlib
+
+        return hashlib.sha256(bytes(seed) + bytes([k & 255, k >> 8 & 255])).digest()
+
+    def _begin(self, start, record=None, dice_used=0, seed=None):
+        restored = record is not None
+        if record is None:
+            record = GameRecord.new(start, seed=self._seed_for(self._games_started))
+            self._games_started += 1
+            game = self.adapter.position(start)
+        else:
+            game = record.replay()
+            if seed is not None:
+                record.dice = Dice(seed)
+                for _ in range(dice_used):
+                    record.dice.roll()
+        self.record = record
+        self.dice = record.dice
+        self.dice_used = dice_used
+        self.game = game
+        self.phase = PLAY
+        self.die_value = 0
+        self.die_seat = -1
+        if restored:
+            self._event("restored", start=start, actions=len(record.actions))
+        else:
+            self._event("new_game", start=start, seed_sha256=record.seed_sha256)
+        self._position_changed()
+        if self._started:  # restored before the first tick: that tick reads the board first
+            self._evaluate()
+
+    # ---- the position ----------------------------------------------------------------------------
+
+    def _button(self, kind):
+        self._dirty = True
+        if self.phase != PLAY:
+            if self.setup_choices:
+                if kind == SHORT_PRESS:
+                    self.setup_choice = (self.setup_choice + 1) % len(self.setup_choices)
+                    self._event("setup_next", start=self.setup_choices[self.setup_choice])
+                else:
+                    start = self.setup_choices[self.setup_choice]
+                    self.setup_choices = None
+                    self._begin(start)
+            elif kind == LONG_PRESS and self.phase == OVER:
+                self._undo()
+            return
+        sit = self.situation
+        if kind == SHORT_PRESS:
+            if sit == S_PENDING:
+                self._commit(self.pending)
+            elif sit == S_CONFIRM:
+                self._commit(self.choices[self.choice])
+            elif sit == S_CHAIN:
+                self._event(
+                    "refused", reason="a jump chain may not end on %s" % self.place_names[self.chain_at]
+                )
+            elif self._awaiting_roll():
+                if sit == S_IDLE:
+                    self._roll()
+                else:
+                    self._event("refused", reason="put the board right before rolling")
+            elif self._choice_phase():
+                self._commit(self._choice_move(3))
+            elif sit == S_IDLE and table_of(self) is not None:
+                self._invisible_moves()
+            return
+        if sit == S_CONFIRM:
+            self.choice = (self.choice + 1) % len(self.choices)
+            self._event("confirm_next", move=str(self.choices[self.choice]))
+        elif self._choice_phase():
+            self._commit(self._choice_move(4))
+        elif sit == S_PENDING:
+            move = self.pending
+            self._reset_move()
+            self.situation = S_UNDO
+            self._event("undo", move=str(move), committed=False)
+            self._evaluate()
+        else:
+            self._undo()
+
+    def _choice_phase(self):
+        # Danish rules: the roll-off winner chooses to start (short press) or to choose colour (long).
+        if self.adapter.family != "ludo" or table_of(self) is None:
+            return False
+        return self.table.count == 2 and self._move(0).kind >= 3
+
+    def _choice_move(self, kind):
+        for i in range(self.table.count):
+            m = self._move(i)
+            if m.kind == kind:
+                return m
+        raise ConfigError("no choice move of kind %d" % kind)
+
+    def _invisible_moves(self):
+        # A move the sensors cannot see (a token onto its own stack with presence sensors): the player
+        # says "I moved" with a press; the board shows its reading for confirmation.
+        table = self.table
+        found = []
+        for i in range(table.count):
+            if table.is_match(i, self.sensed, 0, self.exp_sat):
+                dup = False
+                for j in found:
+                    if table.same_effect(i, j):
+                        dup = True
+                if not dup:
+                    found.append(i)
+        if found:
+            self._ask_confirm([self._move(i) for i in found])
+        else:
+            self._event("refused", reason="no move to confirm: the board matches the game")
+
+    def _auto_step(self):
+        # The turn clock ran out (Ludo): roll what is owed, else light the preferred move for the
+        # players to carry out; only that move is then accepted (or a short press plays it).
+        game = self.game
+        self._dirty = True
+        move = self.auto_move
+        if move is None:
+            if self._awaiting_roll():
+                self._event("auto", seat=game.turn)
+                self._roll()
+                return
+            move = game.preferred_move()
+            if move is None:
+                return
+            self._event("auto", seat=game.turn, move=str(move))
+            if move.kind >= 3:  # the Danish start choice: nothing to carry out
+                self._commit(move)
+                return
+            self._accept_only(move)
+        self._ask_confirm([move])
+
+    def _draw(self):
+        if self.forced_rolls:
+            return self.forced_rolls.pop(0)
+        if self.dice is None:
+            raise ConfigError("this game record has no live dice (restore it with its seed)")
+        self.dice_used += 1
+        return self.dice.roll()
+
+    def _roll(self):
+        game = self.game
+        seat = game.turn
+        while True:
+            value = self._draw()
+            self.record.record_roll(value)
+            game.apply_roll(value)
+            self._event("roll", seat=seat, value=value)
+            if not (game.rules.dice == 2 and game.die1):
+                break
+        self.die_value = value
+        self.die_seat = seat
+        self._position_changed()
+        if self.phase == PLAY:
+            self._evaluate()
+
+    def _undo(self):
+        rec = self.record
+        game = self.game
+        if rec is None:
+            return
+        acts = rec.actions
+        if self.phase == OVER and self.adapter.has_dice:
+            self._event("refused", reason="the dice seed is revealed: a finished dice game cannot be undone")
+            return
+        k = len(acts)
+        while k > 0 and acts[k - 1] == PASS_TEXT:
+            k -= 1
+        if k == 0 or roll_values(acts[k - 1]) is not None:
+            self._event("refused", reason="nothing to undo: no move since the last roll")
+            return
+        while len(acts) >= k:
+            text = acts.pop()
+            game.pop()
+        if self.phase == OVER:
+            self.phase = PLAY
+            rec.result = None
+            rec.seed = None
+        self._event("undo", move=text, committed=True)
+        self._position_changed()
+        nd = diff_places(self.sensed, self.exp_sat, self._diffs)
+        if nd:
+            self.situation = S_UNDO
+            self._show_difference(self._diffs, False)
+
+    # ---- the saved state --------------------------------------------------------------------------
+
+    def state(self):
+        """What survives a power cut: the game record (JSON text) plus, on the board only, the dice
+        seed and how many faces were drawn (None before the first game)."""
+        if self.record is None:
+            return None
+        seed = None
+        if self.dice is not None:
+            seed = self.dice.seed_hex()
+        return {"record": self.record.to_json(), "seed": seed, "dice_used": self.dice_used}
+
+    def restore(self, state):
+        """Continue the game of a state() taken before a power cut."""
+        if state is None:
+            return
+        rec = GameRecord.from_json(state["record"])
+        seed = state.get("seed")
+        self._games_started += 1
+        self._begin(rec.start, rec, state.get("dice_used", 0), seed)

@@ -1,0 +1,48 @@
+"""What every firmware module shares about the runtime it runs on: `const`, whether this is MicroPython
+and whether it can load native (viper) code, and loading a rarely used module only for as long as it is
+needed. A leaf: it imports nothing of the package."""
+
+import sys
+
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is only an optimisation hint for MicroPython's compiler
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+MICROPYTHON = sys.implementation.name == "micropython"
+# Native code (the viper kernels) needs a port with a native emitter: on MicroPython the architecture
+# a .mpy file may carry is in bits 10 and up of sys.implementation._mpy (0: bytecode only). CPython has
+# no viper at all. Modules with a kernel load it when this is True and let any error in it propagate:
+# a kernel that should load but fails is a bug, not a reason to fall back silently.
+NATIVE = MICROPYTHON and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0
+
+
+def forget(name):
+    """Drop the module `name` (dotted, e.g. "ludus.board.check") from sys.modules and from its package,
+    so that its code and tables are freed once nothing else refers to it; a later import loads it
+    again. Does nothing on CPython, where heap is no concern."""
+    if not MICROPYTHON:
+        return
+    sys.modules.pop(name, None)
+    dot = name.rfind(".")
+    parent = sys.modules.get(name[:dot]) if dot > 0 else None
+    if parent is not None:
+        try:
+            delattr(parent, name[dot + 1 :])
+        except AttributeError:  # already gone
+            pass
+
+
+def transient(name):
+    """The module `name` (dotted), for code used now and then (reading and writing text, explaining a
+    fault, reading a board file). On MicroPython it is forgotten again at once, so its code does not
+    stay on the heap while a game runs; the caller's reference keeps it alive until the call returns,
+    and the next use loads it again."""
+    module = sys.modules.get(name)
+    if module is None:
+        module = __import__(name, None, None, ("_",))
+        forget(name)
+    return module
