@@ -2,7 +2,7 @@
 two-player start, legal-move generation in a crowded six-player midgame, and a full bot-vs-bot game."""
 
 from ludus.bots.checkers import Lcg, play
-from ludus.checkers import from_notation, start_position
+from ludus.checkers.game import from_notation, start_position
 
 # Six players, 60 plies into a bot game (Lcg(1)): all 60 pieces on the board, most of them in the
 # central hexagon; seat 0 to move has 85 legal moves, 59 of them jump chains of up to 5 jumps.

@@ -2,7 +2,7 @@
 winner, the legal moves for one roll in a crowded position, and a full Classic game for the heap peak."""
 
 from ludus.bots.selfplay import SeededDie, play_random
-from ludus.ludo import from_notation, start_position
+from ludus.ludo.game import from_notation, start_position
 
 # Danish rules, four players, all 16 tokens on the board. Green has a 5 to play with four tokens out:
 # t2 -> t7 is plain; t20 -> t25 lands on a red pair (not capturable: green would go home); t45 -> t50

@@ -51,7 +51,7 @@ def _levels_of(referee, board, game=None):
     counts = bytearray(referee.place_count)
     (game or referee.game).fill_counts(counts)
     levels = bytearray(board.channel_count)
-    binding = board.bind(referee.place_names)
+    binding = referee.places
     for g in range(len(counts)):
         cells = binding.cells(g)
         for k in range(counts[g]):
@@ -90,7 +90,7 @@ def idle_tick():
 def _change_case(board_name, preset, start, lifted_place):
     ref, board, levels = _referee_at(board_name, preset, start, True)
     frame = bytearray(3 * board.led_count)
-    binding = board.bind(ref.place_names)
+    binding = ref.places
     channel = board.channel_of_cell[binding.cells(lifted_place)[0]]
     state = [1000]
 

@@ -5,7 +5,8 @@ from array import array
 
 import ludus.light.palette as palette
 from ludus.light.scene import LightScene
-from ludus.sensing import Calibration, Occupancy
+from ludus.sensing.calibration import Calibration
+from ludus.sensing.occupancy import Occupancy
 
 CHANNELS = 121
 TICK_MS = 5

@@ -1,7 +1,7 @@
 """Shorthands shared by the Ludo rule tests: a position from notation, its legal moves as text, playing
 a move by its text, and one field of the notation."""
 
-from ludus.ludo import from_notation
+from ludus.ludo.game import from_notation
 
 
 def game(text):

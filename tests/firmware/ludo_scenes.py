@@ -2,7 +2,7 @@
 a ludo52 rig continuing from a position, one with a game's start on the board, one with bases filled,
 one running the turn clock."""
 
-from ludus import ludo
+import ludus.ludo.game as ludo
 
 
 def at(position, preset=None):
@@ -58,12 +58,12 @@ def clocked(position, turn_clock=True):
 
     class ClockRig(Rig):
         def _referee(self):
-            from ludus.referee import Referee
+            from ludus.referee.core import Referee
             from referee_rig import InstantOccupancy
 
             n = self.board.channel_count
             if self.real:
-                from ludus.sensing import Occupancy
+                from ludus.sensing.occupancy import Occupancy
 
                 occ = Occupancy(n)
             else:

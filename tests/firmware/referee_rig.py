@@ -11,7 +11,7 @@ for it."""
 import gc
 from array import array
 
-from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
+from ludus.referee.core import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 
 TICK = 10
 SEED = bytes(32)
@@ -182,7 +182,7 @@ class Rig:
     def _referee(self):
         b = self.board
         if self.real:
-            from ludus.sensing import Occupancy
+            from ludus.sensing.occupancy import Occupancy
 
             occ = Occupancy(b.channel_count)
         else:
@@ -242,7 +242,8 @@ class Rig:
         game.fill_counts(counts)
         for i in range(len(self.counts)):
             self.counts[i] = 0
-        binding = b.bind(game.place_names)
+        referee = getattr(self, "referee", None)
+        binding = referee.places if referee is not None else b.bind(game.place_names)
         for g in range(len(counts)):
             cells = binding.cells(g)
             for k in range(counts[g]):
@@ -255,7 +256,7 @@ class Rig:
         """Continue from a position (a notation or named start) as if restored after a power cut, with
         its pieces on the board."""
         from ludus.dice import Dice
-        from ludus.record import GameRecord
+        from ludus.record.game import GameRecord
 
         dice = Dice(self.seed)
         state = {"record": GameRecord(start, {}, dice.commitment()).to_json(), "seed": dice.seed_hex()}
@@ -332,7 +333,7 @@ class Rig:
         return [e for e in out if e["event"] == name]
 
     def situation(self):
-        from ludus.referee import SITUATION_NAMES
+        from ludus.referee.core import SITUATION_NAMES
 
         return SITUATION_NAMES[self.referee.situation]
 

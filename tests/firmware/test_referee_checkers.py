@@ -6,7 +6,7 @@ with 160K of heap, the firmware in ROM: docs/referee.md, "Memory"), the power cu
 
 
 def started(spec="2", real=None):
-    from ludus import checkers
+    import ludus.checkers.game as checkers
     from referee_rig import Rig
 
     rig = Rig("checkers", "checkers", real=real)
@@ -197,7 +197,7 @@ def test_power_cut_mid_move_shows_the_lifted_piece_after_restart():
 
 
 def test_adapter_continuations_leave_out_the_holes_already_jumped():
-    from ludus import checkers
+    import ludus.checkers.game as checkers
     from ludus.referee.checkers import CheckersAdapter
 
     game = checkers.start_position("2")

@@ -56,7 +56,7 @@ def _same_scene(live, fresh, r):
 
 
 def test_checkers_compositions_equal_fresh_ones():
-    from ludus import checkers
+    import ludus.checkers.game as checkers
 
     rig = Rig("checkers", "checkers")
     watch = Checked(rig)

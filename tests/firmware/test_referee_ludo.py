@@ -5,8 +5,8 @@ test_referee_ludo_confirm.py; a power cut, a finished game and the adapter in te
 Each file runs in one MicroPython process with the 160K heap of the tests (docs/referee.md, "Memory");
 the rigs are in ludo_scenes.py."""
 
+import ludus.ludo.game as ludo
 from ludo_scenes import at
-from ludus import ludo
 
 
 def rig52(preset="ludo/classic/4"):

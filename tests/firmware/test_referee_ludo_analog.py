@@ -16,11 +16,12 @@ class AnalogRig(Rig):
     """The test rig with analog sensors: each cell's level says how many tokens stand on it (2 at most)."""
 
     def _referee(self):
-        from ludus.referee import Referee
+        from ludus.referee.core import Referee
 
         b = self.board
         if self.real:
-            from ludus.sensing import Calibration, Occupancy
+            from ludus.sensing.calibration import Calibration
+            from ludus.sensing.occupancy import Occupancy
 
             cal = Calibration.uniform(b.channel_count, *LEVELS)
             occ = Occupancy(b.channel_count, analog=True, calibration=cal)
@@ -45,7 +46,8 @@ class AnalogRig(Rig):
 
 
 def test_calibrated_analog_levels_count_a_stack_of_two():
-    from ludus.sensing import Calibration, Occupancy
+    from ludus.sensing.calibration import Calibration
+    from ludus.sensing.occupancy import Occupancy
 
     cal = Calibration.uniform(3, *LEVELS)
     occ = Occupancy(3, analog=True, calibration=cal)
@@ -118,7 +120,7 @@ def test_analog_capture_of_a_pair_in_classic_either_order():
 def test_analog_stacked_start_tokens_of_blitz_count_as_two():
     rig = AnalogRig("ludo/blitz/2", "ludo52")
     rig.settle()
-    from ludus import ludo
+    import ludus.ludo.game as ludo
 
     rig.fill(ludo.start_position("blitz/2"))
     rig.settle()

@@ -3,9 +3,9 @@ in either order, Danish stars, globes and three tries.
 
 Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
+import ludus.ludo.game as ludo
 from ludo_pair_scene import capture_a_pair_in_either_order
 from ludo_scenes import at, game_of, moves_of
-from ludus import ludo
 
 # ---- captures of stacked tokens -------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """Scripted physical scenarios for the referee playing Ludo: a power cut, a finished game followed by a
 new one; and the Ludo adapter's changes, touched squares and presets."""
 
+import ludus.ludo.game as ludo
 from ludo_scenes import at
-from ludus import ludo
 
 
 def test_power_cut_keeps_the_game_and_the_dice_stream():

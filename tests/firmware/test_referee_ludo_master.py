@@ -3,8 +3,8 @@ at a time, Arrow jumps and Blitz.
 
 Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
+import ludus.ludo.game as ludo
 from ludo_scenes import at, fresh, game_of, moves_of
-from ludus import ludo
 
 # ---- Master: walls -----------------------------------------------------------------------------------
 

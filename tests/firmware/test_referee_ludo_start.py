@@ -3,8 +3,8 @@ with ties, the Danish seating and start choice, and Team Up setup and partners.
 
 Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
+import ludus.ludo.game as ludo
 from ludo_scenes import at, bases_filled, fresh, game_of, moves_of
-from ludus import ludo
 
 # ---- who starts ---------------------------------------------------------------------------------------
 

@@ -3,8 +3,8 @@ bounce, a game played out to its placements, the turn clock and auto-play, and t
 
 Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
+import ludus.ludo.game as ludo
 from ludo_scenes import at, clocked, game_of, moves_of
-from ludus import ludo
 
 # ---- home: exact or bounce ------------------------------------------------------------------------------
 

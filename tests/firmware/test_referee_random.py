@@ -29,7 +29,7 @@ def _bump(rig, rnd, game):
 
 
 def play_checkers(seed, spec, moves, real=None):
-    from ludus import checkers
+    import ludus.checkers.game as checkers
 
     # The moves are drawn from the referee's own game (one game in memory: the MicroPython heap is
     # tight) and checked against an independent replay at the end.

@@ -9,7 +9,7 @@ from referee_rig import Rig
 
 def play_ludo(seed, preset, actions):
     # Each action is also applied to an independent game from its text; the two must agree at the end.
-    from ludus import ludo
+    import ludus.ludo.game as ludo
 
     rnd = rng(seed)
     rig = Rig("ludo/" + preset, "ludo52")

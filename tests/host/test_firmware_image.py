@@ -15,7 +15,7 @@ import gc, sys
 sys.path.insert(0, "bench")
 import code_in_rom
 free = code_in_rom.mount(sys.argv[1], int(sys.argv[2]))
-import ludus.referee
+import ludus.referee.core
 gc.collect()
 print(free, ludus.referee.core.__file__, gc.mem_free())
 """
@@ -38,12 +38,19 @@ def _probe(tmp_path, image, budget, heap):
 
 
 def test_image_holds_every_firmware_module_compiled(image):
-    sources = [n[:-3] for n in os.listdir(os.path.join(ROOT, "firmware", "ludus")) if n.endswith(".py")]
+    package = os.path.join(ROOT, "firmware", "ludus")
+    folders = {}
+    for folder, _dirs, files in os.walk(package):
+        folders[os.path.relpath(folder, package)] = [n[:-3] for n in files if n.endswith(".py")]
     with open(image, "rb") as f:
         data = f.read()
     assert data[:3] == b"\xd2\xcd\x31", data[:8]  # the ROMFS header
-    for name in sources:
-        assert (name + ".mpy").encode() in data, name
+    assert len(folders) >= 9, folders  # the package and its subpackages
+    for folder, names in folders.items():
+        if folder != ".":
+            assert os.path.basename(folder).encode() in data, folder
+        for name in names:
+            assert (name + ".mpy").encode() in data, (folder, name)
 
 
 def test_code_runs_from_rom_and_exactly_the_budget_stays_free(tmp_path, image):

@@ -37,7 +37,6 @@ a definition is being read and dropped again on MicroPython (only the tables sta
 
 from array import array
 
-from ludus.board.places import place_lookup, place_names_for, place_spec
 from ludus.errors import BoardDefinitionError
 from ludus.runtime import forget, transient
 
@@ -90,7 +89,7 @@ class BoardDefinition:
     @property
     def place_names(self):
         """The board's place names in canonical order (place_names_for(game)); made on each call."""
-        return place_names_for(self.game)
+        return _places().place_names_for(self.game)
 
     @property
     def cell_ids(self):
@@ -111,7 +110,7 @@ class BoardDefinition:
 
     def place_id(self, name):
         """The board place id of a place name."""
-        pid = place_lookup(self.game, name) if isinstance(name, str) else None
+        pid = _places().place_lookup(self.game, name) if isinstance(name, str) else None
         if pid is None:
             raise BoardDefinitionError("board %s (%s) has no place %r" % (self.name, self.game, name))
         return pid
@@ -122,6 +121,7 @@ class BoardDefinition:
         The two sets of names must be equal: a game place the board lacks, or a board place the game
         does not know (say a 52-square board for a 40-square game), is a fault, each named."""
         # by place_lookup, with a byte per board place: no table of names (a load-time heap peak)
+        place_lookup = _places().place_lookup
         faults = []
         seen = bytearray(self.place_count)
         unknown = []
@@ -141,7 +141,7 @@ class BoardDefinition:
             if not seen[pid]:
                 faults.append(
                     "board %s (%s) has place %s, which the game lacks"
-                    % (self.name, self.game, place_spec(self.game, pid)[0])
+                    % (self.name, self.game, _places().place_spec(self.game, pid)[0])
                 )
         if faults:
             raise BoardDefinitionError("\n".join(faults))
@@ -208,8 +208,14 @@ class PlaceMap:
         return self.board.cells_of_place(self.board_place[p])
 
 
+def _places():
+    # ludus.board.places, used while a game is set up (binding, place names); not kept on the heap
+    return transient("ludus.board.places")
+
+
 def _loaded(board):
     # The reader and checks are needed only while a definition is read: on the board their module would
     # keep about 18K of RAM for the whole game, so it is dropped (a later load imports it again).
     forget("ludus.board.check")
+    forget("ludus.board.places")  # (the checks import it; the tables need it only while a game is set up)
     return board

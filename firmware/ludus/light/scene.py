@@ -29,7 +29,6 @@ Current: each frame's estimated draw is ``sum(channel bytes) * ma_per_channel / 
 from array import array
 
 import ludus.light.palette as palette
-from ludus.board.places import DIE_FACES
 from ludus.errors import ConfigError
 from ludus.runtime import NATIVE as _NATIVE
 from ludus.runtime import const, transient
@@ -154,7 +153,7 @@ class LightScene:
         _put16(buf, _BUDGET, budget_ma)
         _put16(buf, _IDLE, idle)
         _put16(buf, _PER_CHANNEL, ma_per_channel)
-        buf[_FACES : _FACES + 7] = DIE_FACES
+        buf[_FACES : _FACES + 7] = transient("ludus.board.places").DIE_FACES  # (kept here, for the kernel)
         self.brightness = 0
         self.set_brightness(brightness)
         # Each LED points at an "ink": one (meaning, colour) pair. A frame computes each ink's bytes
@@ -327,7 +326,7 @@ def _face_of(buf, value, waiting):
     if waiting > 1:
         return 255
     if buf[_DIE_COUNT] == 7:
-        return DIE_FACES[value]
+        return buf[_FACES + value]
     return (1 << value) - 1
 
 
