@@ -6,6 +6,8 @@ finds the heap it needs."""
 
 import gc
 
+from ludus.sensing.instant import InstantOccupancy
+
 # Six players, 60 plies into a bot game: all 60 pieces out, seat 0 has 85 legal moves, 59 of them jump
 # chains (the position of bench/cases_checkers.py).
 CHECKERS_CROWDED = (
@@ -26,24 +28,6 @@ def _board(name):
 
     here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     return BoardDefinition.load(here + "/../hardware/boards/%s.json" % name)
-
-
-class InstantOccupancy:
-    """Settled occupancy that follows the levels at once: every tick with new levels is one settled
-    change, so a call measures exactly one change (the real debounce is measured in cases_sensing)."""
-
-    def __init__(self, n):
-        self.analog = False
-        self.settled = bytearray(n)
-
-    def reset(self, levels, now_ms):
-        self.settled[:] = levels
-
-    def update(self, levels, now_ms):
-        if levels == self.settled:
-            return False
-        self.settled[:] = levels
-        return True
 
 
 def _levels_of(referee, board, game=None):

@@ -1,19 +1,6 @@
-"""Locating the MicroPython tool chain for host-side tests."""
+"""What the host-side tests share: the checkout's root, the MicroPython heap budget, and the tool chain
+(ludus_host.paths, the one place the host tools look these up)."""
 
-import os
-import shutil
-import sys
+from ludus_host.paths import ROOT, tool  # noqa: F401 (re-exported for the tests)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAP = "160K"
-
-
-def tool(name):
-    """Path of a console script from the dev extras: beside this interpreter first, then on PATH."""
-    beside = os.path.join(os.path.dirname(sys.executable), name)
-    if os.path.exists(beside):
-        return beside
-    found = shutil.which(name)
-    if not found:
-        raise RuntimeError("%s not found: install the dev extras (pip install -e '.[dev]')" % name)
-    return found

@@ -1,5 +1,6 @@
-"""The exceptions every layer raises for bad input. All are ValueErrors whose message names the
-offending text, so a caller can show it to the player or maker unchanged."""
+"""The exceptions every layer raises, by kind: bad input (notation, an illegal move, a configuration, a
+board file) and a misuse of state. All are ValueErrors whose message names the offending text or
+state, so a caller can show it to the player or maker unchanged."""
 
 
 class LudusError(ValueError):
@@ -20,3 +21,9 @@ class ConfigError(LudusError):
 
 class BoardDefinitionError(LudusError):
     """A board definition file with faults; the message lists each one."""
+
+
+class StateError(LudusError):
+    """A call that the object's state does not allow, or a broken invariant: rolling dice a loaded record
+    no longer has, revealing a seed that is not there, a move table that names no move. A program's
+    mistake rather than the player's; the message says which state was wrong."""

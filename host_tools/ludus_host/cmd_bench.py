@@ -11,9 +11,10 @@ import sys
 import tempfile
 
 from ludus_host import firmware_image
+from ludus_host.paths import BENCH, ROOT
+from ludus_host.paths import find_tool as _tool
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUNNER = os.path.join(ROOT, "bench", "run.py")
+RUNNER = os.path.join(BENCH, "run.py")
 HEAP = "160K"
 BIG_HEAP = "1024K"  # where a case that does not fit HEAP is timed anyway
 NS_PER_INSTRUCTION = 20  # about 2.5 Cortex-M0+ cycles per x86 instruction at 125 MHz, from pystone figures
@@ -57,11 +58,6 @@ def add_arguments(parser):
     parser.add_argument("--no-micropython", action="store_true", help="CPython figures only")
     parser.add_argument("--ludopy-games", type=int, default=200, help="games for the LUDOpy comparison")
     parser.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
-
-
-def _tool(name):
-    beside = os.path.join(os.path.dirname(sys.executable), name)
-    return beside if os.path.exists(beside) else shutil.which(name)
 
 
 _MPY_DIR = None

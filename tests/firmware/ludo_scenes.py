@@ -59,7 +59,7 @@ def clocked(position, turn_clock=True):
     class ClockRig(Rig):
         def _referee(self):
             from ludus.referee.core import Referee
-            from referee_rig import InstantOccupancy
+            from ludus.sensing.instant import InstantOccupancy
 
             n = self.board.channel_count
             if self.real:

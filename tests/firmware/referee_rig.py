@@ -12,6 +12,7 @@ import gc
 from array import array
 
 from ludus.referee.core import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
+from ludus.sensing.instant import InstantOccupancy
 
 TICK = 10
 SEED = bytes(32)
@@ -130,23 +131,6 @@ def load_board(game_kind):
         board = _BOARDS[game_kind] = BoardDefinition.load(_root() + "/hardware/boards/%s.json" % game_kind)
         gc.collect()
     return board
-
-
-class InstantOccupancy:
-    """An occupancy whose settled state follows the levels on every tick (no debounce or settle)."""
-
-    def __init__(self, n, analog=False):
-        self.analog = analog
-        self.settled = bytearray(n)
-
-    def reset(self, levels, now_ms):
-        self.settled[:] = levels
-
-    def update(self, levels, now_ms):
-        if levels == self.settled:
-            return False
-        self.settled[:] = levels
-        return True
 
 
 class Rig:

@@ -7,7 +7,8 @@ All run on both runtimes."""
 from array import array
 
 from ludo_pair_scene import capture_a_pair_in_either_order
-from referee_rig import InstantOccupancy, Rig
+from ludus.sensing.instant import InstantOccupancy
+from referee_rig import Rig
 
 LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2 magnets
 

@@ -28,7 +28,7 @@ from ludus.ludo.moves import (  # noqa: F401 - the move kinds and phases, re-exp
     LudoMove,
     _move_class,
 )
-from ludus.ludo.rules import PRESET_NAMES, RuleSet, rules_from_spec, transient  # noqa: F401
+from ludus.ludo.rules import PRESET_NAMES, RuleSet, rules_from_spec  # noqa: F401
 
 
 class LudoGame:

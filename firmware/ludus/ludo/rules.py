@@ -24,6 +24,8 @@ class RuleSet:
     Build one with rules_from_spec("danish"), rules_from_spec("teamup+arrow") or
     rules_from_spec("custom:base=danish,entry=5.6"); then rules.check() refuses clashes."""
 
+    FIELDS = FIELD_NAMES  # (for ludus.ludo.spec, which does not import this module)
+
     def __init__(self):
         # classic values (source 002)
         self.track = 52
@@ -143,7 +145,7 @@ def rules_from_spec(text):
     preset, classic unless base= is given first). Raises ConfigError naming an unknown preset or
     option, or a clash (NotationError if the text is not of that form)."""
     if text != _LAST[0]:  # a game set-up reads its rule set several times (preset, position, record)
-        _LAST[1] = _spec("rules_from_spec")(text)
+        _LAST[1] = _spec("rules_from_spec")(text, RuleSet)
         _LAST[0] = text
     return _LAST[1].copy()
 

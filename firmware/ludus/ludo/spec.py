@@ -1,10 +1,10 @@
 """Ludo rule sets as text: the presets built from the three rule sources, the `custom` overrides syntax
 (`danish:entry=5.6`), reading and writing option values. Loaded only when a rule set is read from or
 written as text, and on MicroPython dropped again right after (ludus.ludo.rules._spec), so the presets'
-tables do not stay in the engine's heap while a game runs."""
+tables do not stay in the engine's heap while a game runs. It builds rule sets of the class it is given
+(ludus.ludo.rules.RuleSet, whose FIELDS name every option), so it never imports the rules module."""
 
 from ludus.errors import ConfigError, NotationError
-from ludus.ludo.rules import FIELD_NAMES, PRESET_NAMES, RuleSet
 
 # Each option's kind: b yes/no (1/0), i a whole number, l small numbers joined by dots (5.6), or its
 # choices joined by |. One string, searched by name (" NAME:KIND ").
@@ -43,7 +43,8 @@ def kind(name):
     """The kind of option name: "b", "i", "l" or a tuple of its choices. ConfigError if unknown."""
     at = KINDS.find(" %s:" % name)
     if at < 0 or not name:
-        raise ConfigError("unknown rule option %r: expected one of %s" % (name, ", ".join(FIELD_NAMES)))
+        names = [item.partition(":")[0] for item in KINDS.split()]
+        raise ConfigError("unknown rule option %r: expected one of %s" % (name, ", ".join(names)))
     at += len(name) + 2
     k = KINDS[at : KINDS.find(" ", at)]
     if len(k) == 1:
@@ -87,44 +88,46 @@ def format_value(name, value):
 
 def spec(rules):
     """The shortest text naming a rule set: a preset name, or PRESET:key=value,... overrides."""
-    base = preset(rules.base)
+    base = preset(rules.base, type(rules))
     if rules.values() == base.values():
         return rules.base
     diffs = []
-    for name in FIELD_NAMES:
+    for name in rules.FIELDS:
         v = getattr(rules, name)
         if v != getattr(base, name):
             diffs.append("%s=%s" % (name, format_value(name, v)))
     return rules.base + ":" + ",".join(diffs)
 
 
-def _plain_preset(name):
+def _plain_preset(name, rule_set):
     if name == "custom":
         name = "classic"
     for pname, overrides in PRESETS:
         if pname == name:
-            r = RuleSet()
+            r = rule_set()
             if overrides:
                 for item in overrides.split(","):
                     key, _, value = item.partition("=")
                     setattr(r, key, parse_value(key, value))
             r.base = pname
             return r
-    raise ConfigError("unknown Ludo preset %r: expected one of %s" % (name, ", ".join(PRESET_NAMES)))
+    names = [p for p, _ in PRESETS] + ["custom"]
+    raise ConfigError("unknown Ludo preset %r: expected one of %s" % (name, ", ".join(names)))
 
 
-def preset(name):
-    """RuleSet of a preset name, including teamup+NAME."""
+def preset(name, rule_set):
+    """The rule set (of class rule_set) of a preset name, including teamup+NAME."""
     if name.startswith("teamup+"):
-        r = _plain_preset(name[7:])
+        r = _plain_preset(name[7:], rule_set)
         r.teams = 1
         r.base = name
         return r
-    return _plain_preset(name)
+    return _plain_preset(name, rule_set)
 
 
-def rules_from_spec(text):
-    """ludus.ludo.rules.rules_from_spec: a checked RuleSet from PRESET[+PRESET][:key=value,...]."""
+def rules_from_spec(text, rule_set):
+    """ludus.ludo.rules.rules_from_spec: a checked rule set (of class rule_set) from
+    PRESET[+PRESET][:key=value,...]."""
     text = text.strip()
     if not text or " " in text:
         raise NotationError("rule set %r: expected PRESET or PRESET:key=value,..." % text)
@@ -148,7 +151,7 @@ def rules_from_spec(text):
             raise ConfigError("rule set %r: only teamup combines with another preset, as teamup+NAME" % text)
         teams = 1
         name = others[0]
-    rules = preset("teamup+" + name if teams else name)
+    rules = preset("teamup+" + name if teams else name, rule_set)
     for key, value in overrides:
         if key == "base":
             raise ConfigError("rule option base= must come first, right after custom:")

