@@ -49,6 +49,7 @@ package("ludus", files=(
     "ludo/text.py",
     "ludo/turn.py",
     "ludo/why.py",
+    "outcome.py",
     "record/__init__.py",
     "record/actions.py",
     "record/codec.py",

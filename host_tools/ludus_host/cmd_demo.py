@@ -83,12 +83,13 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(game.notation())
     places = game.placements()
-    if game.is_draw():
-        result = "draw (%s)" % ("move cap" if game.config.cap else "nobody can move")
-    elif game.is_over():
+    outcome = game.outcome()
+    if outcome is None:
+        result = "stopped after %d moves" % moves
+    elif outcome.reason == "finished":
         result = "finished"
     else:
-        result = "stopped after %d moves" % moves
+        result = "draw (%s)" % ("move cap" if outcome.reason == "move cap" else "nobody can move")
     print(
         "%d moves, %s; placements: %s" % (moves, result, ", ".join("seat %d" % s for s in places) or "none")
     )

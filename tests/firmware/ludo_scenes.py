@@ -24,7 +24,7 @@ def fresh(preset, seats):
     rig = Rig(preset, "ludo52")
     rig.settle()
     game = ludo.LudoGame(ludo.rules_from_spec(preset.split("/")[1]), seats)
-    game._begin()
+    game._set_up_start()
     rig.fill(game)
     rig.settle()
     return rig

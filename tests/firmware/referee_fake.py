@@ -99,6 +99,9 @@ class FakeGame:
     def placements(self):
         return []
 
+    def outcome(self):
+        return None
+
     def notation(self):
         return "fake turn=%d a=%s b=%s" % (self.turn, sorted(self.pos[0]), sorted(self.pos[1]))
 

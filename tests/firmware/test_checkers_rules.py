@@ -8,6 +8,7 @@ import ludus.checkers.moves as checkers_moves
 import support
 from ludus import checkers
 from ludus.errors import ConfigError, IllegalMoveError, NotationError
+from ludus.outcome import BLOCKED, FINISHED, MOVE_CAP, Outcome
 
 C = (8, 12)  # the centre hole h60, as (row, column in half pitches)
 E, W, SE, SW, NE, NW = (0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1)
@@ -240,10 +241,11 @@ def test_a_player_with_every_piece_in_the_target_has_won():
     # Seat 0 (set a, point 0 -> point 3) needs one step into h111.
     pieces = _almost_home("2", "a", H(12, 8), H(13, 9))
     game = position("2", pieces, empty=(H(13, 9),))
-    assert not game.is_over() and game.placements() == []
+    assert not game.is_over() and game.placements() == [] and game.outcome() is None
     game.push(game.parse_move("h%d-h%d" % (H(12, 8), H(13, 9))))
-    assert game.is_finished(0) and game.is_over() and not game.is_draw()
-    assert game.placements() == [0, 1]
+    assert game.is_finished(0) and game.is_over() and game.outcome().reason == FINISHED
+    assert game.placements() == [0, 1] and game.outcome() == Outcome([0, 1], FINISHED)
+    assert game.outcome().winner == 0
     assert game.legal_moves() == []
     game.pop()
     assert not game.is_finished(0) and game.placements() == []
@@ -476,12 +478,24 @@ def test_move_cap_ends_the_game_as_a_draw():
     for _ in range(4):
         assert not game.is_over()
         game.push(game.legal_moves()[0])
-    assert game.is_over() and game.is_draw() and game.placements() == []
+    assert game.is_over() and game.outcome() == Outcome([], MOVE_CAP) and game.placements() == []
     assert game.legal_moves() == [] and game.perft(2) == 0
     exc = support.raises(IllegalMoveError, game.parse_move, "h3-h14")
     assert "over" in support.message_of(exc)
     game.pop()
     assert not game.is_over()
+
+
+def test_a_position_where_nobody_can_move_ends_blocked():
+    # no real position of ten pieces a side leaves both sides without a move, so the generator is told
+    # to find none: what is checked is how the game reads that
+    game = position("3", {})
+    game.push(game.legal_moves()[0])
+    assert game.outcome() is None
+    game._codes = lambda seat, sources=None: []
+    game._blocked = -1
+    assert game.is_over() and game.outcome() == Outcome([], BLOCKED)
+    assert repr(game.outcome()) == "Outcome([], 'blocked')" and game.outcome().winner is None
 
 
 def test_options_are_off_by_default_and_named_in_the_notation():
@@ -518,7 +532,7 @@ def test_set_options_changes_the_rules_of_a_game():
     game.set_options({"cap": 2})
     game.push(game.legal_moves()[0])
     game.push(game.legal_moves()[0])
-    assert game.is_over() and game.is_draw()
+    assert game.is_over() and game.outcome().reason == MOVE_CAP
     assert support.raises(NotationError, game.set_options, {"cap": 1})  # already past the cap
 
 

@@ -50,9 +50,9 @@ def test_the_kernels_are_the_functions_in_use():
     assert modules["ludus.ludo.turn"]._apply is ludus.ludo.native.apply
     assert modules["ludus.referee.infer"].sense_changes is ludus.referee.native.sense_changes
     # the kernels call back into the bytecode modules that loaded them
-    assert ludus.ludo.native.GEN is modules["ludus.ludo.gen"]
-    assert ludus.ludo.native.TURN is modules["ludus.ludo.turn"]
-    assert ludus.checkers.native.MOVES is modules["ludus.checkers.moves"]
+    assert ludus.ludo.native.GEN_MODULE is modules["ludus.ludo.gen"]
+    assert ludus.ludo.native.TURN_MODULE is modules["ludus.ludo.turn"]
+    assert ludus.checkers.native.MOVES_MODULE is modules["ludus.checkers.moves"]
 
 
 def test_a_port_without_native_code_is_told_apart_from_one_with_it():

@@ -223,13 +223,16 @@ def test_three_tries_only_in_danish():
 def test_play_continues_for_the_later_places():
     g = game("classic seats=gyr turn=g rolls=1 g=home,home,home,c4 y=base,base,base,base r=t5,base,base,base")
     play(g, "1 green.3 c4-home")
-    assert g.placements() == [0] and not g.is_over() and g.turn == 1
+    assert g.placements() == [0] and not g.is_over() and g.turn == 1 and g.outcome() is None
     g = game(
         "classic seats=gyr turn=y rolls=1 placed=g"
         " g=home,home,home,home y=home,home,home,c4 r=t5,base,base,base"
     )
     play(g, "1 yellow.3 c4-home")
     assert g.is_over() and g.placements() == [0, 1, 2]
+    from ludus.outcome import FINISHED, Outcome
+
+    assert g.outcome() == Outcome([0, 1, 2], FINISHED) and g.outcome().winner == 0
 
 
 def test_finished_seats_are_skipped():

@@ -66,7 +66,7 @@ def test_a_step_is_accepted_when_the_piece_rests():
 
 
 def test_after_a_move_the_frame_comes_first_and_the_next_tick_makes_the_move_table():
-    from ludus.referee.states import DUE
+    from ludus.referee.states import TABLE_DUE
 
     rig = started(real=False)  # (a change settles on the tick it is made)
     rig.lift("h7")
@@ -74,13 +74,13 @@ def test_after_a_move_the_frame_comes_first_and_the_next_tick_makes_the_move_tab
     rig.tick()
     ref = rig.referee
     assert [e["move"] for e in rig.take("move")] == ["h7-h16"]
-    assert ref.table is DUE  # not made yet: the new frame went out first
+    assert ref.table is TABLE_DUE  # not made yet: the new frame went out first
     led = rig.board.turn_leds[ref.adapter.turn_index(ref.game, ref.game.turn)]
     import ludus.light.palette as palette
 
     assert ref.scene.meaning_at(led) == palette.TURN  # the next seat's turn is shown already
     rig.tick()
-    assert ref.table is not DUE and ref.table.count == len(ref.game.legal_moves())
+    assert ref.table is not TABLE_DUE and ref.table.count == len(ref.game.legal_moves())
     rig.lift("h112")  # and the next lift is judged against it
     assert rig.situation() == "moving" and rig.lit("h104", "destination")
 

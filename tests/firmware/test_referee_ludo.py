@@ -19,7 +19,7 @@ def test_setup_sees_which_colours_play_and_the_roll_off_picks_the_first():
     rig = rig52()
     rig.settle()
     game = ludo.LudoGame(ludo.rules_from_spec("classic"), (1, 3))  # yellow and blue only
-    game._begin()
+    game._set_up_start()
     rig.fill(game)
     rig.settle()
     ev = rig.take("new_game")

@@ -16,12 +16,13 @@ HARDWARE_MODULES = ("machine", "neopixel", "rp2")
 
 # What each part of the package may import (besides itself). Data flows one way: sensors -> occupancy ->
 # referee <-> rules -> light scene -> pixels; rules never know hardware, drivers never know rules.
-BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.lazy"}
+BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.lazy", "ludus.outcome"}
 ALLOWED = {
     "ludus": set(),
     "ludus.runtime": set(),
     "ludus.errors": set(),
     "ludus.lazy": set(),
+    "ludus.outcome": set(),
     "ludus.dice": BASE,
     "ludus.board": BASE,
     "ludus.sensing": BASE,

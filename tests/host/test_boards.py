@@ -114,7 +114,7 @@ def test_entry_squares_agree_with_the_rules_core(game):
     d = boards.generate(game)
     for seat in d["seats"]:
         start = int(seat["start"][1:])
-        last_visited = (start + geo.T - 1) % track_len
+        last_visited = (start + geo.turn_in - 1) % track_len
         assert seat["entry"] == "t%d" % last_visited, (game, seat)
 
 

@@ -51,7 +51,7 @@ from ludus.checkers.moves import (  # noqa: F401
 )
 from ludus.checkers.options import CheckersConfig, options_text, parse_options  # noqa: F401
 from ludus.errors import IllegalMoveError, NotationError
-from ludus.runtime import const
+from ludus.runtime import const, transient
 
 GAME = "checkers"
 _PASS_CODE = const(0)  # PASS_CODE, without a global lookup
@@ -177,9 +177,17 @@ class CheckersGame:
                         break
         return self._blocked == 1
 
-    def is_draw(self):
-        """True when the game ended without a full finishing order (move cap or nobody can move)."""
-        return self.is_over() and len(self._finished) < self.config.seats - 1
+    def outcome(self):
+        """How the game ended (ludus.outcome.Outcome: placements and the reason: finished, move cap or
+        blocked), or None while it goes on."""
+        if not self.is_over():
+            return None
+        outcome = transient("ludus.outcome")  # (asked once a game: not kept on the heap)
+        cfg = self.config
+        if len(self._finished) >= cfg.seats - 1:
+            return outcome.Outcome(self.placements(), outcome.FINISHED)
+        reason = outcome.MOVE_CAP if cfg.cap and self._plies >= cfg.cap else outcome.BLOCKED
+        return outcome.Outcome(self.placements(), reason)
 
     def placements(self):
         """Seats in finishing order so far. Once the game is over normally, the last seat is added."""
@@ -306,7 +314,7 @@ class CheckersGame:
         not legal here. A move among the position's legal_move_codes(), once worked out, is checked
         against them without generating again; trusted=True skips the check altogether (for a move
         the caller took from this position's own legal moves)."""
-        # (frames of at most 11 slots stay off the heap: the work is in module functions)
+        # (the work is in module functions: hot path, docs/architecture.md)
         frm = move.frm
         to = move.to
         if frm < 0:
@@ -427,8 +435,7 @@ class CheckersGame:
 
 
 # ---------------------------------------------------------------------------------------------
-# Playing a move: module functions (no method lookup through the game), each with a frame small
-# enough (at most 11 locals and stack slots) for MicroPython to keep it off the heap.
+# Playing a move: module functions with small frames (hot path: docs/architecture.md).
 
 
 def _push(game, code):

@@ -257,7 +257,7 @@ if _NATIVE:
     # the viper generator has no long_hop parameter: the config uses generate_long for that
     import ludus.checkers.native as _kernel
 
-    _kernel.MOVES = sys.modules[__name__]  # type: ignore[assignment]
+    _kernel.MOVES_MODULE = sys.modules[__name__]  # type: ignore[assignment]
     fast_codes = _kernel.generate_codes  # type: ignore[assignment]
     has_code = _kernel.has_code
     NATIVE = True

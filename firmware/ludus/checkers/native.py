@@ -1,7 +1,7 @@
 """The Chinese Checkers move generator compiled by MicroPython's viper emitter: the same algorithm and
 results as ludus.checkers.moves.generate, on raw byte pointers, writing the codes into an array.
 MicroPython only: ludus.checkers.moves loads it where the port runs native code (ludus.runtime.NATIVE)
-and hands it its scratch buffers (MOVES); elsewhere the bytecode generator runs.
+and hands it its scratch buffers (MOVES_MODULE); elsewhere the bytecode generator runs.
 
 mpy-cross needs the target architecture for this file: mpy-cross -march=armv6m (the Pico's RP2040)."""
 
@@ -14,7 +14,7 @@ from ludus.checkers.geometry import HOP, STEP
 
 _STEP = STEP
 _HOP = HOP
-MOVES = None  # ludus.checkers.moves, set by it: its jump-search buffers PARENTS, VISITED, QUEUE, STAMP
+MOVES_MODULE = None  # ludus.checkers.moves, set by it: its jump-search buffers PARENTS, VISITED, QUEUE, STAMP
 
 
 @micropython.viper
@@ -27,14 +27,14 @@ def generate_codes(board, sources, out, cfg) -> int:
     b = ptr8(board)
     step = ptr8(_STEP)
     hop = ptr8(_HOP)
-    visited = ptr8(MOVES.VISITED)
+    visited = ptr8(MOVES_MODULE.VISITED)
     n = int(len(sources))
-    buf = MOVES.PARENTS
+    buf = MOVES_MODULE.PARENTS
     if int(len(buf)) < n * 121:
-        buf = MOVES.reserve(n)
+        buf = MOVES_MODULE.reserve(n)
     parents = ptr8(buf)
-    queue = ptr8(MOVES.QUEUE)
-    state = ptr8(MOVES.STAMP)
+    queue = ptr8(MOVES_MODULE.QUEUE)
+    state = ptr8(MOVES_MODULE.STAMP)
     stamp = int(state[0])
     if stamp + n > 255:
         for i in range(121):

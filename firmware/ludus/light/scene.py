@@ -68,7 +68,6 @@ _MAX_DIE_LEDS = const(16)  # (a bar lights at most 6; the kernel shifts a word b
 def ink(scene, meaning, colour=0):
     """The ink (a small int) of a meaning in a colour, for put(): checked as set() checks them. An ink
     keeps its meaning and colour for the scene's life."""
-    # Few locals on purpose: a frame of more than 11 slots would be taken from the heap.
     if 0 <= meaning < _MEANINGS and 0 <= colour < _COLOURS:
         k = scene._ink_of[meaning * _COLOURS + colour]
         if k or not meaning:
@@ -95,7 +94,7 @@ def put_many(scene, leds, n, ink):
     inks = scene._led_ink
     prio = scene._ink_prio  # (a dark LED's ink 0 has priority 0)
     p = prio[ink]
-    while n > 0:  # (last to first, while: a for loop's iterator slots would push the frame onto the heap)
+    while n > 0:  # (last to first)
         n -= 1
         if prio[inks[leds[n]]] <= p:
             inks[leds[n]] = ink
@@ -197,7 +196,7 @@ class LightScene:
         """set() for every LED index in leds."""
         i = 0
         n = len(leds)
-        while i < n:  # while, not for: the iterator's slots would push the frame onto the heap
+        while i < n:
             self.set(leds[i], meaning, colour)
             i += 1
 
@@ -299,7 +298,7 @@ def _set_waiting(buf, waiting):
     if n > 8:
         raise ConfigError("at most 8 waiting rolls, not %d" % n)
     i = 0
-    while i < n:  # (while, not for: a for loop's iterator slots would push the frame onto the heap)
+    while i < n:
         roll = waiting[i]
         if not 1 <= roll <= 6:
             raise ConfigError("waiting roll %r out of range 1..6" % (roll,))

@@ -30,7 +30,7 @@ def preferred_move(self):
             return m
     best = moves[0]
     best_p = -999
-    T, L = self.T, self.L
+    T, L = self.turn_in, self.track_len
     for m in moves:
         p = m.frm
         if T <= p < L:

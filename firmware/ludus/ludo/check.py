@@ -9,7 +9,7 @@ from ludus.ludo.moves import ENTRY_FLAG, ORDER, OVER, PLAY, roll_text
 
 def problem(game):
     geo = game.geo
-    L, C = game.L, geo.C
+    L, C = game.track_len, geo.C
     rules = game.rules
     for gi in range(16):
         s, p = gi >> 2, game.pos[gi]

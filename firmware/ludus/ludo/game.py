@@ -29,6 +29,7 @@ from ludus.ludo.moves import (  # noqa: F401 - the move kinds and phases, re-exp
     _move_class,
 )
 from ludus.ludo.rules import PRESET_NAMES, RuleSet, rules_from_spec  # noqa: F401
+from ludus.runtime import transient
 
 
 class LudoGame:
@@ -40,11 +41,11 @@ class LudoGame:
     # one string, not a tuple built in the heap.
     if sys.implementation.name != "micropython":
         __slots__ = tuple(
-            "L T _Move _after _arrows _blocked _cache _capture_again _cbh _dice2 _dice_sum _entry _entry_ok"
-            " _entry_star_home _exact _globes _home_again _idle _in_play_end _lap _must _opp _pairs _plain"
-            " _roll_first _safe _share _simple _six_again _stars _teams _tries _void3 _walls bonus captured"
-            " die1 geo group inplay max_undo occ owe phase place_names placed pos rolls rules seats sixes"
-            " stack total tries turn turn_count".split()
+            "_Move _after _arrows _blocked _cache _capture_again _capture_before_home _capture_lap _dice2"
+            " _dice_sum _entry _entry_ok _entry_star_home _exact _globes _home_again _idle _in_play_end"
+            " _must_capture _opp _pairs _plain _roll_first _safe _share _simple _six_again _stars _teams"
+            " _tries _void3 _walls bonus captured die1 geo group inplay max_undo occ owe phase place_names"
+            " placed pos rolls rules seats sixes stack total tries track_len turn turn_count turn_in".split()
         )
 
     def __init__(self, rules, seats):
@@ -64,14 +65,14 @@ class LudoGame:
             raise ConfigError("teamup needs 4 players in two pairs, not %d" % len(seats))
         self.rules = rules
         g = self.geo = geometry(rules)
-        self._Move = _move_class(g.L)
+        self._Move = _move_class(g.track_len)
         self.seats = seats
         self.place_names = g.place_names
-        self.L = g.L
-        self.T = g.T
+        self.track_len = g.track_len
+        self.turn_in = g.turn_in
         self.pos = [BASE] * 16
-        self.occ = bytearray(g.L * 4)  # tokens per (track square, seat)
-        self.total = bytearray(g.L)  # tokens per track square, all colours
+        self.occ = bytearray(g.track_len * 4)  # tokens per (track square, seat)
+        self.total = bytearray(g.track_len)  # tokens per track square, all colours
         self.inplay = bytearray(4)  # tokens per seat on the track or in the column
         self.turn = seats[0]
         self.phase = PLAY
@@ -106,9 +107,9 @@ class LudoGame:
         )
         self._teams = r.teams
         self._exact = r.exact_home
-        self._cbh = r.capture_before_home
-        self._lap = r.capture_lap
-        self._must = r.must_capture
+        self._capture_before_home = r.capture_before_home
+        self._capture_lap = r.capture_lap
+        self._must_capture = r.must_capture
         self._dice_sum = r.dice_sum
         self._capture_again = r.capture_again
         self._home_again = r.home_again
@@ -116,7 +117,7 @@ class LudoGame:
         self._six_again = r.six_again
         self._roll_first = r.roll_first
         self._void3 = r.third_six_void
-        self._plain = bytearray(g.L) if r.walls else g.plain  # walls: every landing checks the path
+        self._plain = bytearray(g.track_len) if r.walls else g.plain  # walls: every landing checks the path
         # may a waiting roll (index) bring a token out of base?
         self._entry_ok = bytearray(64)
         for roll in range(64):
@@ -127,7 +128,7 @@ class LudoGame:
         self._idle = False  # the mover has no token in play
         self._tries = r.entry_tries - 1  # extra rolls for a player with no token in play
         # position codes below this are "in play" (track, and the column where there is a home)
-        self._in_play_end = g.L + g.C if g.has_home else g.L
+        self._in_play_end = g.track_len + g.C if g.has_home else g.track_len
         # the next seat in play after each seat
         self._after = [seats[(seats.index(c) + 1) % len(seats)] if c in seats else seats[0] for c in range(4)]
         self._opp = []  # per seat: opponent seats in play (not the partner)
@@ -147,7 +148,7 @@ class LudoGame:
 
     # --- set-up -------------------------------------------------------------------------------------
 
-    def _begin(self):
+    def _set_up_start(self):
         """Start of a game: start tokens out, then the roll-off (or green starts)."""
         for s in self.seats:
             for i in range(self.rules.start_tokens):
@@ -166,7 +167,7 @@ class LudoGame:
         total = self.total
         for i in range(len(occ)):
             occ[i] = 0
-        L = self.L
+        L = self.track_len
         for i in range(L):
             total[i] = 0
         inplay = self.inplay
@@ -215,8 +216,13 @@ class LudoGame:
         """Seats in finishing order so far (Team Up: both partners when their pair finishes)."""
         return list(self.placed)
 
-    def winner(self):
-        return self.placed[0] if self.placed else None
+    def outcome(self):
+        """How the game ended (ludus.outcome.Outcome: the placements, reason finished; a game of dice
+        cannot block), or None while it goes on."""
+        if self.phase != OVER:
+            return None
+        outcome = transient("ludus.outcome")  # (asked once a game: not kept on the heap)
+        return outcome.Outcome(self.placed, outcome.FINISHED)
 
     def mover(self):
         """The seat whose tokens the player to act moves (Team Up: a finished player moves its
@@ -390,7 +396,7 @@ def start_position(spec, seats=None):
             raise ConfigError("Ludo is for 2 to 4 players, not %d" % n)
         seats = _seat_list(seats, n)
     game = LudoGame(rules, seats)
-    game._begin()
+    game._set_up_start()
     return game
 
 

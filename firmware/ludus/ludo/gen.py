@@ -49,8 +49,8 @@ def _distinct(rolls):
 
 
 def _choices(gi):
-    # the Danish choice after the roll-off, for the winner's first token gi (apart from _legal: a frame
-    # of more than 11 slots, locals and stack, would be taken from the MicroPython heap)
+    # the Danish choice after the roll-off, for the winner's first token gi (apart from _legal to keep
+    # its frame small: hot path, docs/architecture.md)
     return [(START, gi, 0, -1, -1, (), -1, 0, 0, -1), (COLOUR, gi, 0, -1, -1, (), -1, 0, 0, -1)]
 
 
@@ -65,7 +65,7 @@ def _gen(self, rolls):
         s = (s + 2) % 4
     pos = self.pos
     base = s * 4
-    T = self.T
+    T = self.turn_in
     # fast path: a plain landing on an empty square with no jump and no walls to check
     absq = self.geo.abs_of[s]
     total = self.total
@@ -108,8 +108,8 @@ def _gen(self, rolls):
                     m = _land(self, gi, s, p, q, r, 0, q)
                 else:
                     m = _single(self, gi, v, r, entry_ok)
-                    if self._lap and p < T and (m.__class__ is int or not m[7]):
-                        q2 = q - self.L if q >= self.L else q
+                    if self._capture_lap and p < T and (m.__class__ is int or not m[7]):
+                        q2 = q - self.track_len if q >= self.track_len else q
                         m2 = _land(self, gi, s, p, q2, r, 1, q)
                         if m2.__class__ is not int and m2[5]:
                             append(m2)
@@ -121,7 +121,7 @@ def _gen(self, rolls):
         if self._walls:
             _gen_walls(self, s, v, r, out)
             anycap = True  # (wall moves: let the filter look)
-    if anycap and self._must:
+    if anycap and self._must_capture:
         return _must_capture(out)
     return out
 
@@ -136,7 +136,7 @@ def _single(self, gi, v, r, entry_ok):
     """The move of token gi by v squares, or a reason code (int) why it has none."""
     p = self.pos[gi]
     s = gi >> 2
-    L = self.L
+    L = self.track_len
     if p < 0:
         if not entry_ok:
             return R_ENTRY
@@ -146,12 +146,12 @@ def _single(self, gi, v, r, entry_ok):
         return R_DONE
     if p >= L:
         return _column(self, gi, s, p, p - L + v, r)
-    T = self.T
+    T = self.turn_in
     q = p + v
     if p < T:
         if q < T:
             return _land(self, gi, s, p, q, r, 0, q)
-        if self._cbh and not (self.captured >> s) & 1:
+        if self._capture_before_home and not (self.captured >> s) & 1:
             # capture before home: until it has captured, the token goes on round the track
             return _land(self, gi, s, p, q - L if q >= L else q, r, 1, q)
         if self._walls and _wall_between(self, s, p + 1, T - 1, -1):
@@ -170,8 +170,8 @@ def _column(self, gi, s, p, k, r):
         k = F + F - k
         if k < 0:
             return R_EXACT
-    L = self.L
-    if p < L and self._cbh and not (self.captured >> s) & 1:
+    L = self.track_len
+    if p < L and self._capture_before_home and not (self.captured >> s) & 1:
         return R_CAPTURE_FIRST
     to = L + k
     if k >= geo.C:
@@ -188,7 +188,7 @@ def _wall_between(self, s, d0, d1, skip):
     """True if an opponent wall stands on one of seat s's track squares d0..d1 (wrapping), other
     than absolute square skip."""
     occ = self.occ
-    L = self.L
+    L = self.track_len
     absq = self.geo.abs_of[s]
     opp = self._opp[s]
     for d in range(d0, d1 + 1):
@@ -214,7 +214,7 @@ def _tokens_on(self, s, a):
 
 def _tokens_at(self, c, a):
     """Tokens (gi) of seat c on absolute track square a, where the square counts show one or more."""
-    d = (a - self.geo.starts[c]) % self.L
+    d = (a - self.geo.starts[c]) % self.track_len
     g = self.pos.index(d, c * 4)
     if self.occ[a * 4 + c] == 1:
         return (g,)
@@ -232,14 +232,14 @@ def _land(self, gi, s, p, q, r, lap, end):
     if self._stars:
         nxt = geo.star_next[a]
         if nxt != 255:  # NONE
-            if q == self.T - 1 and self._entry_star_home:
+            if q == self.turn_in - 1 and self._entry_star_home:
                 return (STEP if p >= 0 else ENTER, gi, r, p, geo.HOME, (), q, lap, 1, -1)
             via = q
-            q += (nxt - a) % self.L
+            q += (nxt - a) % self.track_len
             a = nxt
     elif self._arrows:
         nxt = geo.arrow_next[a]
-        if nxt != 255 and q + geo.Q < self.T:
+        if nxt != 255 and q + geo.Q < self.turn_in:
             via = q
             q += geo.Q
             a = nxt
@@ -291,7 +291,7 @@ def _gen_walls(self, s, v, r, out):
     first tokens move v squares together; a wall moving as a unit may land on (and capture) an
     opponent wall, but passes none."""
     pos = self.pos
-    L, T = self.L, self.T
+    L, T = self.track_len, self.turn_in
     geo = self.geo
     seen = []
     for i in range(4):
@@ -310,7 +310,7 @@ def _gen_walls(self, s, v, r, out):
         q = p + v
         lap = 0
         if p < T and q >= T:
-            if self._cbh and not (self.captured >> s) & 1:
+            if self._capture_before_home and not (self.captured >> s) & 1:
                 lap = 1  # capture before home: on round the track
             else:
                 if _wall_between(self, s, p + 1, T - 1, -1):
@@ -348,7 +348,7 @@ NATIVE = False  # whether _gen is the viper kernel
 if _NATIVE:
     import ludus.ludo.native as _kernel
 
-    _kernel.GEN = sys.modules[__name__]  # type: ignore[assignment]
+    _kernel.GEN_MODULE = sys.modules[__name__]  # type: ignore[assignment]
     _gen = _kernel.gen  # type: ignore[assignment]
     NATIVE = True
     del _kernel

@@ -5,7 +5,8 @@ COLOURS = ("green", "yellow", "red", "blue")
 LETTERS = "gyrb"
 BASE = -1  # token position code of a token in its base
 
-# A token's position is a small int, relative to its own seat:
+# A token's position is a small int, relative to its own seat (L: track_len squares on the track,
+# C: the home column's squares; a token turns into its column after turn_in steps on the track):
 #   -1                base
 #   0 .. L-1          track, counted in steps from its own start square (d); the absolute square is
 #                     (seat * L/4 + d) % L
@@ -32,19 +33,19 @@ class Track:
     """What depends on the track length alone: sizes, the seats' squares and the place names."""
 
     def __init__(self, L):
-        self.L = L
+        self.track_len = L
         self.Q = Q = L // 4
         if L == 52:
             # Cross board: the square just before a colour's start (the arm's corner) is never visited by
             # its own tokens; they turn into the column from the square before it. Source 002 counts
             # "a six-square home column": our 5 coloured squares plus the home triangle.
-            self.T, self.C, self.has_home = 51, 5, True
+            self.turn_in, self.C, self.has_home = 51, 5, True
         elif L == 40:
             # Source 000's reduced board: the four corridor squares are the goal slots.
-            self.T, self.C, self.has_home = 40, 4, False
+            self.turn_in, self.C, self.has_home = 40, 4, False
         else:
             # Source 000's extended board: six corridor squares and a goal square.
-            self.T, self.C, self.has_home = 56, 6, True
+            self.turn_in, self.C, self.has_home = 56, 6, True
         C = self.C
         self.HOME = L + C  # position code of home (unused on the 40 track)
         self.F = C if self.has_home else C - 1  # column index of the final place
@@ -69,11 +70,11 @@ class Track:
         """Short text of position code p for a token of seat: t13, c2, base, home."""
         if p < 0:
             return "base"
-        if p < self.L:
+        if p < self.track_len:
             return "t%d" % self.abs_of[seat][p]
-        if p >= self.L + self.C:
+        if p >= self.track_len + self.C:
             return "home"
-        return "c%d" % (p - self.L)
+        return "c%d" % (p - self.track_len)
 
     def parse_place(self, seat, text):
         """Position code of a place text for a token of seat; -2 if it names no place of that seat."""
@@ -95,12 +96,12 @@ class Track:
             return -2
         n = int(num)
         if head == "t":
-            if n >= self.L:
+            if n >= self.track_len:
                 return -2
-            return (n - self.starts[seat]) % self.L
+            return (n - self.starts[seat]) % self.track_len
         if n >= self.C:
             return -2
-        return self.L + n
+        return self.track_len + n
 
 
 class PlaceNames:
@@ -112,7 +113,7 @@ class PlaceNames:
 
     def __init__(self, t):
         self.t = t
-        self.n = t.L + 4 * t.block
+        self.n = t.track_len + 4 * t.block
 
     def __len__(self):
         return self.n
@@ -126,9 +127,9 @@ class PlaceNames:
         if not 0 <= i < n:
             raise IndexError("place id out of range")
         t = self.t
-        if i < t.L:
+        if i < t.track_len:
             return "t%d" % i
-        s, k = divmod(i - t.L, t.block)
+        s, k = divmod(i - t.track_len, t.block)
         if k < t.C:
             return "%s.c%d" % (COLOURS[s], k)
         return COLOURS[s] + (".base" if k == t.C else ".home")
@@ -148,7 +149,7 @@ class PlaceNames:
         elif name[:dot] in COLOURS:
             s = COLOURS.index(name[:dot])
             p = t.parse_place(s, name)
-            if p != -2 and (p < 0 or p >= t.L):
+            if p != -2 and (p < 0 or p >= t.track_len):
                 return t.place_of[s][p + 1]
         raise ValueError("%r is not a place name" % (name,))
 
@@ -182,11 +183,23 @@ class Geometry(Track):
 
     def __init__(self, rules):
         t = track(rules.track)
-        for name in ("L", "Q", "T", "C", "has_home", "HOME", "F", "FIN", "starts", "abs_of", "block"):
+        for name in (
+            "track_len",
+            "Q",
+            "turn_in",
+            "C",
+            "has_home",
+            "HOME",
+            "F",
+            "FIN",
+            "starts",
+            "abs_of",
+            "block",
+        ):
             setattr(self, name, getattr(t, name))
         self.place_names = t.place_names
         self.place_of = t.place_of
-        L, Q = self.L, self.Q
+        L, Q = self.track_len, self.Q
         safe = bytearray(L)
         stars = bytearray(L)
         arrows = bytearray(L)

@@ -127,17 +127,17 @@ _TEXT_FORMATS = ("%s %s %s-%s", "%s %s %s-t%d", "%s %s t%d-%s", "%s %s t%d-t%d")
 
 def _plain_text(geo, t):
     # one string built (each new string costs a search of the interned strings on MicroPython): kept
-    # texts for the roll and the token, a track square's number formatted in place. (Few locals: a
-    # frame of more than 11 slots, locals and stack, would be taken from the MicroPython heap.)
+    # texts for the roll and the token, a track square's number formatted in place. (Few locals: hot
+    # path, docs/architecture.md.)
     f = 0
     a = t[3]
-    if 0 <= a < geo.L:
+    if 0 <= a < geo.track_len:
         a = geo.abs_of[t[1] >> 2][a]
         f = 2
     else:
         a = geo.place(t[1] >> 2, a)
     b = t[4]
-    if 0 <= b < geo.L:
+    if 0 <= b < geo.track_len:
         b = geo.abs_of[t[1] >> 2][b]
         f += 1
     else:
@@ -150,7 +150,7 @@ def _full_text(geo, t):
     # a wall, a jump, a lap or a capture: the plain text and its parts
     kind, gi, roll, frm, to, caps, via, lap, _home, gi2 = t
     s = gi >> 2
-    L = geo.L
+    L = geo.track_len
     absq = geo.abs_of[s]
     tok = _TOKEN_TEXT[gi]
     if gi2 >= 0:

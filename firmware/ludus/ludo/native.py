@@ -1,9 +1,9 @@
 """The Ludo rules core's hot path compiled by MicroPython's viper emitter: the same results as the
 bytecode versions in ludus.ludo.gen (_gen) and ludus.ludo.turn (_apply with its _move_token and
 _captures, _record), on raw byte pointers and machine ints. MicroPython only: those modules load it
-where the port runs native code (ludus.runtime.NATIVE) and hand it themselves (GEN, TURN) for the
-functions it calls back; elsewhere they keep their own versions. The firmware tests run it under
-MicroPython and the bytecode versions under CPython.
+where the port runs native code (ludus.runtime.NATIVE) and hand it themselves (GEN_MODULE,
+TURN_MODULE) for the functions it calls back; elsewhere they keep their own versions. The firmware
+tests run it under MicroPython and the bytecode versions under CPython.
 
 mpy-cross needs the target architecture for this file: mpy-cross -march=armv6m (the Pico's RP2040)."""
 
@@ -12,8 +12,8 @@ mpy-cross needs the target architecture for this file: mpy-cross -march=armv6m (
 
 import micropython
 
-GEN = None  # ludus.ludo.gen, set by it when it loads this module (its functions are looked up there)
-TURN = None  # ludus.ludo.turn, set by it once loaded
+GEN_MODULE = None  # ludus.ludo.gen, set by it when it loads this module (its functions are looked up there)
+TURN_MODULE = None  # ludus.ludo.turn, set by it once loaded
 NONE = None  # (viper stores the literal None as the int 0: a name holding it stores None itself)
 
 
@@ -39,7 +39,7 @@ def gen(self, rolls):
         skip |= 4 << base
     if v == p or v == q or v == a:
         skip |= 8 << base
-    T = int(self.T)
+    T = int(self.turn_in)
     absq = ptr8(self.geo.abs_of[s])
     total = ptr8(self.total)
     plain = ptr8(self._plain)
@@ -62,7 +62,7 @@ def gen(self, rolls):
                 got = 0  # m holds a move (a tuple) or the reason for none (an int)
                 if p < 0:
                     if ok[r]:
-                        m = GEN._land(self, gi, s, -1, 0, r, 0, 0)
+                        m = GEN_MODULE._land(self, gi, s, -1, 0, r, 0, 0)
                         got = 1
                 elif q < T:
                     a = int(absq[q])
@@ -77,14 +77,14 @@ def gen(self, rolls):
                             out.append((1, gi, r, p, q, tokens_on(self, s, a), -1, 0, 0, -1))
                             anycap = 1
                     else:
-                        m = GEN._land(self, gi, s, p, q, r, 0, q)
+                        m = GEN_MODULE._land(self, gi, s, p, q, r, 0, q)
                         got = 1
                 else:
-                    m = GEN._single(self, gi, v, r, ok[r])
+                    m = GEN_MODULE._single(self, gi, v, r, ok[r])
                     got = 1
-                    if self._lap and p < T and (not isinstance(m, tuple) or not m[7]):
-                        L = int(self.L)
-                        m2 = GEN._land(self, gi, s, p, q - L if q >= L else q, r, 1, q)
+                    if self._capture_lap and p < T and (not isinstance(m, tuple) or not m[7]):
+                        L = int(self.track_len)
+                        m2 = GEN_MODULE._land(self, gi, s, p, q - L if q >= L else q, r, 1, q)
                         if isinstance(m2, tuple) and m2[5]:
                             out.append(m2)
                             anycap = 1
@@ -94,10 +94,10 @@ def gen(self, rolls):
                     out.append(m)
             gi += 1
         if self._walls:
-            GEN._gen_walls(self, s, v, r, out)
+            GEN_MODULE._gen_walls(self, s, v, r, out)
             anycap = 1  # (wall moves: let the filter look)
-    if anycap and self._must:
-        return GEN._must_capture(out)
+    if anycap and self._must_capture:
+        return GEN_MODULE._must_capture(out)
     return out
 
 
@@ -107,7 +107,7 @@ def tokens_on(self, s: int, a: int):
     captures in the simple rules (every other seat an opponent), seat by seat, each seat's in order."""
     occ = ptr8(self.occ)
     pos = self.pos
-    L = int(self.L)
+    L = int(self.track_len)
     won = ()
     c = 0
     while c < 4:
@@ -130,7 +130,7 @@ def apply(self, m):
     list)."""
     self._cache = NONE
     if int(m[0]) >= 3:  # START, COLOUR
-        TURN._choose(self, m)
+        TURN_MODULE._choose(self, m)
         return
     # _move_token: token m[1] (and m[9], a wall's second token) from m[3] to m[4]
     to = int(m[4])
@@ -147,7 +147,7 @@ def apply(self, m):
     occ = ptr8(self.occ)
     total = ptr8(self.total)
     inplay = ptr8(self.inplay)
-    L = int(self.L)
+    L = int(self.track_len)
     a = int(m[3])
     if a >= 0:
         if a < L:
@@ -178,7 +178,7 @@ def apply(self, m):
             pos[c] = -1  # BASE
             inplay[c >> 2] = inplay[c >> 2] - 1
             i += 1
-        if self._cbh:
+        if self._capture_before_home:
             self.captured = int(self.captured) | (1 << s)  # Blitz: may turn into the column now
         if self._capture_again:
             self.bonus = int(self.bonus) + 1
@@ -188,7 +188,7 @@ def apply(self, m):
         if self._home_again:
             self.bonus = int(self.bonus) + 1
         if self._finished(s):
-            if TURN._seat_done(self, s):
+            if TURN_MODULE._seat_done(self, s):
                 return
     if rolls:
         # _settle, in short (after a move nothing is owed and the phase is still PLAY)
@@ -197,9 +197,9 @@ def apply(self, m):
         if moves:
             return
     elif not self.owe and not self.bonus:
-        TURN._next_turn(self)
+        TURN_MODULE._next_turn(self)
         return
-    TURN._settle(self)
+    TURN_MODULE._settle(self)
 
 
 @micropython.viper

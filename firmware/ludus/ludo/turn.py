@@ -213,9 +213,9 @@ def push(self, move):
 
 
 def _apply(self, m):
-    """Play move tuple m (from the engine's own list). (Small functions indexing the tuple: a frame of
-    more than 11 slots, locals and stack, would be taken from the MicroPython heap. ludus.ludo.native has
-    it with _move_token and _captures as viper code, used on MicroPython: keep them alike.)"""
+    """Play move tuple m (from the engine's own list). Small functions indexing the tuple (hot path:
+    docs/architecture.md). ludus.ludo.native has it with _move_token and _captures as viper code, used
+    on MicroPython: keep them alike."""
     self._cache = None
     if m[0] >= _START:
         _choose(self, m)
@@ -264,7 +264,7 @@ def _move_token(self, m):
     pos = self.geo.abs_of[s]  # from here: the seat's track squares
     a = m[3]
     if a >= 0:
-        if a < self.L:
+        if a < self.track_len:
             a = pos[a]
             self.occ[a * 4 + s] -= n
             self.total[a] -= n
@@ -274,7 +274,7 @@ def _move_token(self, m):
         self.inplay[s] += 1
         self.tries = 0  # a token is in play now
         self._idle = False
-    if 0 <= to < self.L:
+    if 0 <= to < self.track_len:
         a = pos[to]
         self.occ[a * 4 + s] += n
         self.total[a] += n
@@ -294,7 +294,7 @@ def _captures(self, s, caps):
         total[a] -= 1
         pos[c] = BASE
         inplay[cs] -= 1
-    if self._cbh:
+    if self._capture_before_home:
         self.captured |= 1 << s  # Blitz: may turn into the column now
     if self._capture_again:
         self.bonus += 1
@@ -347,8 +347,8 @@ def _record(self, m):
     # k: where move m's roll stands in the rolls list (-1: a start choice, which uses none), or for a
     # roll (m None) the list's length before it. The scalars: turn and phase (2 bits each), owe (1),
     # sixes (2: at most two stand), the first of two dice (3), captured (4: a bit per seat), _idle (1),
-    # tries (the rest). (Built in one expression: a frame of more than 11 slots, locals and stack,
-    # would be taken from the MicroPython heap. ludus.ludo.native has it as viper code.)
+    # tries (the rest). Built in one expression (hot path: docs/architecture.md); ludus.ludo.native has
+    # it as viper code.
     if m is None:
         k = len(self.rolls)
     elif m[0] >= _START:
@@ -416,17 +416,17 @@ def pop(self):
         n = 2
     s = m[1] >> 2
     absq = self.geo.abs_of[s]
-    if 0 <= m[4] < self.L:
+    if 0 <= m[4] < self.track_len:
         a = absq[m[4]]
         occ[a * 4 + s] -= n
         total[a] -= n
         for c in m[5]:
-            pos[c] = (a - self.geo.starts[c >> 2]) % self.L
+            pos[c] = (a - self.geo.starts[c >> 2]) % self.track_len
             occ[a * 4 + (c >> 2)] += 1
             total[a] += 1
             self.inplay[c >> 2] += 1
     if m[3] >= 0:
-        if m[3] < self.L:
+        if m[3] < self.track_len:
             a = absq[m[3]]
             occ[a * 4 + s] += n
             total[a] += n
@@ -442,7 +442,7 @@ NATIVE = False  # whether _apply and _record are the viper kernels
 if _NATIVE:
     import ludus.ludo.native as _kernel
 
-    _kernel.TURN = sys.modules[__name__]  # type: ignore[assignment]
+    _kernel.TURN_MODULE = sys.modules[__name__]  # type: ignore[assignment]
     _apply = _kernel.apply
     _record = _kernel.record
     NATIVE = True

@@ -48,7 +48,7 @@ def extras_disagree(game, m, via, lap, named):
                 return "%s: your own tokens are never captured" % _token_name(c)
             if game._teams and cs == (s + 2) % 4:
                 return "%s: Team Up partners never capture each other" % _token_name(c)
-            if not 0 <= pos[c] < game.L or geo.abs_of[cs][pos[c]] != geo.abs_of[s][land]:
+            if not 0 <= pos[c] < game.track_len or geo.abs_of[cs][pos[c]] != geo.abs_of[s][land]:
                 return "%s is on %s, not where this move lands (%s)" % (
                     _token_name(c),
                     geo.place(cs, pos[c]),
@@ -103,12 +103,12 @@ def why(game, text, roll, toks, frm, to):
             )
         return "%s: %s" % (text, REASONS[res])
     if res[4] != to and res[6] != to:
-        if to >= game.L and game._cbh and not (game.captured >> s) & 1:
+        if to >= game.track_len and game._capture_before_home and not (game.captured >> s) & 1:
             return "%s: %s, so the token goes on round the track" % (text, REASONS[R_CAPTURE_FIRST])
-        if 0 <= frm < game.T <= frm + v and 0 <= to < game.L:
+        if 0 <= frm < game.turn_in <= frm + v and 0 <= to < game.track_len:
             return "%s: passing your own home entry (an extra lap) is allowed only to capture" % text
         return "%s: with %s this token goes to %s" % (text, roll_text(roll), geo.place(s, res[4]))
-    if game._must:
+    if game._must_capture:
         return "%s: compulsory capture: a capturing move must be played (%s)" % (
             text,
             ", ".join(str(m) for m in game.legal_moves() if m.caps),

@@ -58,27 +58,27 @@ def _is_hex64(text):
     return True
 
 
-def emit(record, w):
-    """Write a record as JSON through w(text), piece by piece."""
-    w('{\n  "format": ' + _quote(FORMAT))
-    w(',\n  "start": ' + _quote(record.start))
-    w(',\n  "options": ' + _value(record.options))
-    w(',\n  "seed_sha256": ' + _quote(record.seed_sha256))
+def write_json(record, write):
+    """Write a record as JSON through write(text), piece by piece."""
+    write('{\n  "format": ' + _quote(FORMAT))
+    write(',\n  "start": ' + _quote(record.start))
+    write(',\n  "options": ' + _value(record.options))
+    write(',\n  "seed_sha256": ' + _quote(record.seed_sha256))
     if record.seed is not None:
-        w(',\n  "seed": ' + _quote(record.seed))
+        write(',\n  "seed": ' + _quote(record.seed))
     if record.actions:
-        w(',\n  "actions": [')
+        write(',\n  "actions": [')
         sep = "\n    "
         for action in record.actions:
-            w(sep)
-            w(_quote(action))
+            write(sep)
+            write(_quote(action))
             sep = ",\n    "
-        w("\n  ]")
+        write("\n  ]")
     else:
-        w(',\n  "actions": []')
+        write(',\n  "actions": []')
     if record.result is not None:
-        w(',\n  "result": ' + _value(record.result))
-    w("\n}\n")
+        write(',\n  "result": ' + _value(record.result))
+    write("\n}\n")
 
 
 def parse(text):

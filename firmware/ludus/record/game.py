@@ -102,12 +102,12 @@ class GameRecord:
     def write_json(self, stream):
         """Write the record as JSON to stream (anything with write(text)) piece by piece, so a long
         record can go to a file on the Pico without one big string in RAM."""
-        _codec().emit(self, stream.write)
+        _codec().write_json(self, stream.write)
 
     def to_json(self):
         """The record as JSON text, byte-identical on MicroPython and CPython."""
         pieces = []
-        _codec().emit(self, pieces.append)
+        _codec().write_json(self, pieces.append)
         return "".join(pieces)
 
     @classmethod

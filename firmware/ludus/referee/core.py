@@ -14,17 +14,17 @@ from ludus.referee.flow import RefereeFlow
 from ludus.referee.infer import MoveTable, saturate, sense_changes
 from ludus.referee.judge import RefereeJudge, _evaluate, table_of
 from ludus.referee.states import (
-    DUE,
     LONG_PRESS,
     NO_PRESS,
     PHASE_NAMES,
     SHORT_PRESS,
     SITUATION_NAMES,
+    TABLE_DUE,
     const,
 )
 from ludus.runtime import transient
 
-# ludus.referee.states' values, inlined (a module's global costs a lookup each use)
+# ludus.referee.states' values, inlined (hot path: docs/architecture.md; a test checks they agree)
 _OVER = const(2)
 _PLAY = const(1)
 _S_IDLE = const(0)
@@ -64,10 +64,10 @@ class Referee(RefereeJudge, RefereeFlow):
         self.preset = preset
         if adapter is None:  # the preset reader is needed once: not kept on the heap
             adapter = transient("ludus.referee.presets").adapter_for(preset)
-        ad = self.adapter = adapter
+        self.adapter = adapter
         names = ()
         fills = []
-        for name, game in ad.starts():
+        for name, game in adapter.starts():
             if not names:
                 names = game.place_names
             fill = bytearray(len(names))
@@ -153,8 +153,8 @@ class Referee(RefereeJudge, RefereeFlow):
         self._started = False
         self._dirty = True
         self.clock_ms = 0  # the turn clock (0: none); it runs from _clock_from for _clock_seat's turn
-        if turn_clock is not False and ad.family == "ludo":
-            self.clock_ms = 1000 * (ad.rules.clock if turn_clock is True else int(turn_clock))
+        if turn_clock is not False and adapter.family == "ludo":
+            self.clock_ms = 1000 * (adapter.rules.clock if turn_clock is True else int(turn_clock))
         self._clock_from = 0
         self._clock_seat = -1
         self._clock_turns = -1
@@ -187,7 +187,7 @@ class Referee(RefereeJudge, RefereeFlow):
             self._started = settled = True
             occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
             self._sense()
-        elif self.table is DUE:
+        elif self.table is TABLE_DUE:
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         if settled:
             self._dirty = True

@@ -37,7 +37,7 @@ class RefereeFlow:
         if not found:
             return
         if len(found) == 1 or self.preset in found:
-            self._begin(self.preset if self.preset in found else found[0])
+            self._start_game(self.preset if self.preset in found else found[0])
             return
         # Presence sensors cannot tell, say, six players from two with three sets each.
         self.setup_choices = found
@@ -58,7 +58,7 @@ class RefereeFlow:
 
         return hashlib.sha256(bytes(seed) + bytes([k & 255, k >> 8 & 255])).digest()
 
-    def _begin(self, start, record=None, dice_used=0, seed=None):
+    def _start_game(self, start, record=None, dice_used=0, seed=None):
         restored = record is not None
         if record is None:
             record = GameRecord.new(start, seed=self._seed_for(self._games_started))
@@ -97,7 +97,7 @@ class RefereeFlow:
                 else:
                     start = self.setup_choices[self.setup_choice]
                     self.setup_choices = None
-                    self._begin(start)
+                    self._start_game(start)
             elif kind == LONG_PRESS and self.phase == OVER:
                 self._undo()
             return
@@ -259,4 +259,4 @@ class RefereeFlow:
         rec = GameRecord.from_json(state["record"])
         seed = state.get("seed")
         self._games_started += 1
-        self._begin(rec.start, rec, state.get("dice_used", 0), seed)
+        self._start_game(rec.start, rec, state.get("dice_used", 0), seed)

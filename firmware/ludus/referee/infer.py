@@ -54,7 +54,7 @@ class MoveTable:
         self.link = array("h", bytes(2 * entries))
         self.start = array("H", bytes(2 * (moves + 1)))
 
-    def _begin(self, expected, keys, entries):
+    def _prepare(self, expected, keys, entries):
         self.expected = expected
         self.exp_sat = expected
         self.keys = keys
@@ -70,12 +70,12 @@ class MoveTable:
     def load_steps(self, expected, codes):
         """Fill the table with moves given as codes (from << 7) | to, each lifting one piece from a
         place and putting it on another (0: a pass, no change). codes becomes the keys."""
-        self._begin(expected, codes, 2 * len(codes))
+        self._prepare(expected, codes, 2 * len(codes))
         _load_steps(self, codes, len(codes))
 
     def load(self, expected, keys, changes_of):
         """Fill the table with the moves named by keys; changes_of(key) lists a move's (place, delta)."""
-        self._begin(expected, keys, 0)
+        self._prepare(expected, keys, 0)
         k = 0
         for i in range(len(keys)):
             self.start[i] = k
@@ -107,7 +107,7 @@ class MoveTable:
     def shows_arrival(self, i, exp_sat):
         """True if the sensors see move i put a piece down somewhere (a count that rises)."""
         k = self.start[i]
-        while k < self.start[i + 1]:  # (few slots: see classify)
+        while k < self.start[i + 1]:
             d = signed_delta(self.delta[k])
             if d > 0 and _rises(self, self.place[k], d, exp_sat):
                 return True
@@ -344,8 +344,8 @@ def classify(table, sensed, exp_sat, diffs, seen=None):
     """(kind, matches, partials) for a sensed state: kind is IDLE, MATCH, PARTIAL or FOREIGN;
     matches the move indices it equals (distinct effects only; moves whose untouched-looking places
     were seen disturbed come first), partials the moves it is part way to."""
-    # (small functions: a frame of more than 11 slots, locals and stack, would be taken from the
-    # MicroPython heap; the moves are walked along the table's chain, no candidate list built)
+    # (small functions, hot path: docs/architecture.md; the moves are walked along the table's chain,
+    # no candidate list built)
     table.exp_sat = exp_sat
     table.matches = []
     table.partials = []

@@ -5,10 +5,10 @@ confirmation), a move under way, or a difference to put right. A part of ludus.r
 # mypy: disable-error-code="attr-defined,has-type"
 
 from ludus.referee.infer import classify, diff_places, pair_nearest, saturate
-from ludus.referee.states import DUE, PASS_TEXT
+from ludus.referee.states import PASS_TEXT, TABLE_DUE
 from ludus.runtime import const
 
-# ludus.referee.states' values, inlined (a module's global costs a lookup each use)
+# ludus.referee.states' values, inlined (hot path: docs/architecture.md; a test checks they agree)
 _PLAY = const(1)
 _S_CHAIN = const(7)
 _S_IDLE = const(0)
@@ -39,7 +39,7 @@ def _evaluate(self):
         return
     seen = self.seen
     k = 0
-    while k < nd:  # (while, not for: a for loop's iterator slots would push the frame onto the heap)
+    while k < nd:
         seen[diffs[k]] = 1
         k += 1
     if table_of(self) is None:  # a roll is owed, or the game is in a phase without moves
@@ -138,14 +138,14 @@ def _load_moves(self):
     elif ad.finished(game):
         self._game_over()
         return
-    self.table = DUE
+    self.table = TABLE_DUE
 
 
 def table_of(self):
     """The referee's move table for the position, loaded now if it is due; None when there are no
     moves to judge (a roll is owed, the game is over or not begun)."""
     table = self.table
-    while table is DUE:
+    while table is TABLE_DUE:
         table = _load_table(self)
     return table
 

@@ -8,7 +8,7 @@ import ludus.light.palette as palette
 from ludus.light.scene import clear, ink, put, put_many
 from ludus.runtime import const
 
-# ludus.referee.states' values, inlined (a module's global costs a lookup each use)
+# ludus.referee.states' values, inlined (hot path: docs/architecture.md; a test checks they agree)
 _OVER = const(2)
 _S_CHAIN = const(7)
 _S_CONFIRM = const(3)
@@ -27,7 +27,6 @@ def _cells_of(r, p):
 
 
 def _mark(r, p, meaning, colour=0):
-    # few locals: a frame of more than 11 slots would be taken from the MicroPython heap
     led = r._led_of_place[p]
     if led != 0xFFFF:  # a single-cell place: the common case, one lookup
         return r.scene.set(led, meaning, colour)
@@ -117,7 +116,6 @@ _SEATS = 8  # more than any game has
 
 
 def _compose_play(r, sc):
-    # (few slots: a frame of more than 11 would be taken from the MicroPython heap)
     game = r.game
     seats = sc.composer
     if seats is None or seats.record is not r.record:
@@ -136,7 +134,7 @@ def _compose_play(r, sc):
 
 def _show_finished(sc, seats, placed):
     k = 0
-    while k < len(placed):  # (while, not for: a for loop's iterator slots)
+    while k < len(placed):
         seat = placed[k]
         if not seats.finished[seat]:
             seats.finished[seat] = ink(sc, palette.FINISHED, seats.colour[seat])
@@ -146,7 +144,7 @@ def _show_finished(sc, seats, placed):
 
 
 def _compose_situation(r, sit):
-    # (a move under way, the common case, on its own: the others take a frame of more than 11 slots)
+    # (a move under way, the common case, on its own: the others need a larger frame)
     if sit == _S_MOVING:
         _compose_moves(r, r.partials)
     else:
@@ -208,7 +206,7 @@ def _waiting_rolls(game):
 
 def _compose_moves(r, partials):
     # The destinations of the moves under way; their jump paths (when few) and captures in a second
-    # pass. (Few slots: a frame of more than 11 would be taken from the MicroPython heap.)
+    # pass.
     sc = r.scene
     dest = ink(sc, palette.DESTINATION)
     k = len(partials)

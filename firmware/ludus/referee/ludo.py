@@ -76,8 +76,8 @@ class LudoAdapter(GameAdapter):
         # game.move_changes(move) (net changes, by place), worked out from the move's fields without
         # a dict, plus the capture squares (and a star or arrow landing): they read the same before
         # and after, so they are listed with delta 0 and a victim lifted first counts as this move.
-        # move: a LudoMove or its tuple. (Small functions indexing the tuple: a frame of more than
-        # 11 slots, locals and stack, would be taken from the MicroPython heap.)
+        # move: a LudoMove or its tuple. (Small functions indexing the tuple: hot path,
+        # docs/architecture.md.)
         t = move if type(move) is tuple else move.t
         if t[0] >= 3:
             return ()
@@ -120,7 +120,7 @@ class LudoAdapter(GameAdapter):
 def _fill(table, game, ts, expected):
     # MoveTable.load of the move tuples ts with changes() as they list them: a move without captures
     # (at most three places: from, to and where it first landed) written in place, no list built
-    table._begin(expected, ts, 3 * len(ts))
+    table._prepare(expected, ts, 3 * len(ts))
     place = table.place
     place_of = game.geo.place_of
     k = 0

@@ -27,4 +27,4 @@ SITUATION_NAMES = ("idle", "moving", "pending", "confirm", "mismatch", "illegal"
 PASS_TEXT = "pass"  # the move text of a Chinese Checkers pass
 
 # Referee.table while the position's move table is due to be made (ludus.referee.judge.table_of)
-DUE = object()
+TABLE_DUE = object()

@@ -170,13 +170,12 @@ class Occupancy:
             return self._publish(now_ms)
         return False
 
-    # The helpers below keep few local names on purpose: MicroPython takes the frame of a function with
-    # more than 11 locals and stack slots from the heap when it can, which counts as allocation.
+    # The helpers below keep few local names and use while loops (hot path: docs/architecture.md).
 
     def _debounce(self, raw, now):
         cur = self.current
         i = self.channel_count
-        while i:  # while, not for: a for loop's slots would push this frame onto the heap
+        while i:
             i -= 1
             if raw[i] != cur[i] or self._cand_ticks[i]:
                 self._step(i, raw, now)
