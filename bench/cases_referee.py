@@ -6,6 +6,7 @@ finds the heap it needs."""
 
 import gc
 
+from ludus.runtime import forget
 from ludus.sensing.instant import InstantOccupancy
 
 # Six players, 60 plies into a bot game: all 60 pieces out, seat 0 has 85 legal moves, 59 of them jump
@@ -287,9 +288,8 @@ def _empty_board_referee(board_name, preset):
 
 
 def _bot_game():
-    # the bot's moves for a whole game, as (from, to) hole pairs; the bot module dropped again
-    import sys
-
+    # the bot's moves for a whole game, as (from, to) hole pairs; the bot module dropped again (from
+    # sys.modules and from its package, or the package would keep it alive)
     from ludus.bots.checkers import Lcg, choose_move
     from ludus.checkers.game import start_position
 
@@ -303,14 +303,27 @@ def _bot_game():
         out.append(m.frm)
         out.append(m.to)
         game.push(m)
-    sys.modules.pop("ludus.bots.checkers", None)
+    forget("ludus.bots.checkers")
     return out
+
+
+_heap_used = getattr(gc, "mem_alloc", lambda: 0)  # (CPython has no heap to count: 0)
+
+
+def _live(heap_at_start, peak):
+    # the heap the game holds right after a collection, from the case's start: the live peak is the
+    # largest of these (the smallest heap a game fits in also depends on fragmentation)
+    gc.collect()
+    now = _heap_used() - heap_at_start
+    return now if now > peak else peak
 
 
 def _full_game():
     # Started as the firmware starts (_empty_board_referee); the main loop collects once per committed
     # move (gc.collect() when the board is still, so a collection's pause never falls inside a move).
     # docs/referee.md, "Memory".
+    gc.collect()
+    heap_at_start = _heap_used()
     moves = _bot_game()
     board, ref, levels = _empty_board_referee("checkers", "checkers")
     now = 0
@@ -324,7 +337,7 @@ def _full_game():
         levels[board.channel_of_cell[h]] = counts[h]
     now += 5
     ref.tick(levels, now)
-    plies = 0
+    plies = peak = 0
     while ref.phase == 1 and 2 * plies < len(moves):
         levels[board.channel_of_cell[moves[2 * plies]]] = 0
         now += 5
@@ -337,8 +350,13 @@ def _full_game():
             ref.tick(levels, now, 1)
         ref.take_events()
         plies += 1
-        gc.collect()
-    return "%d plies, %d actions, placements %s" % (plies, len(ref.record.actions), ref.record.result)
+        peak = _live(heap_at_start, peak)
+    return "%d plies, %d actions, placements %s, live heap peak %d B" % (
+        plies,
+        len(ref.record.actions),
+        ref.record.result,
+        peak,
+    )
 
 
 def ludo_full_game():
@@ -350,6 +368,8 @@ def ludo_full_game():
 
 
 def _ludo_full_game():
+    gc.collect()
+    heap_at_start = _heap_used()
     board, ref, levels = _empty_board_referee("ludo52", "ludo/classic")
     now = 0
     from ludus.ludo.game import start_position
@@ -359,7 +379,7 @@ def _ludo_full_game():
     ref.tick(levels, now)
     ref.take_events()
     x = 12345  # the players' choices: a small LCG
-    actions = 0
+    actions = peak = 0
     while ref.phase == 1 and actions < 5000:
         game = ref.game
         if game.awaiting_roll():
@@ -388,8 +408,9 @@ def _ludo_full_game():
             raise RuntimeError("the referee took no action at #%d (situation %d)" % (actions, ref.situation))
         actions = len(ref.record.actions)
         ref.take_events()
-        gc.collect()
-    return "%d actions, placements %s" % (actions, ref.record.result)
+        game = None
+        peak = _live(heap_at_start, peak)
+    return "%d actions, placements %s, live heap peak %d B" % (actions, ref.record.result, peak)
 
 
 CASES = [

@@ -75,6 +75,12 @@ class CompactBoard:
 
         return min(DEFAULT_BUDGET_MA, self.supply_ma - self.reserved_ma)
 
+    @property
+    def die_faces(self):
+        from ludus.board.places import DIE_FACES
+
+        return DIE_FACES
+
     def cells_of_place(self, pid):
         first = self._zone_first.get(pid)
         if first is None:

@@ -252,3 +252,26 @@ def test_every_package_says_what_it_is_for():
         doc = ast.get_docstring(_tree(name))
         assert doc and len(doc.splitlines()) <= 3, name
     assert len(PACKAGES) >= 9, PACKAGES
+
+
+def _documented_modules():
+    import re
+
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## The module map", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `(ludus[\w.]*)` \|", section, re.M)
+
+
+def test_the_module_map_in_the_docs_matches_the_tree():
+    documented = _documented_modules()
+    assert len(documented) == len(set(documented)), "a module is listed twice"
+    package = sorted(m for m in MODULES if m.startswith("ludus"))
+    assert sorted(documented) == package
+
+
+def test_the_architecture_docs_examples_run():
+    import doctest
+
+    result = doctest.testfile(os.path.join(ROOT, "docs", "architecture.md"), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0

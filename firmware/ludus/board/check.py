@@ -8,6 +8,7 @@ from array import array
 from ludus.board.places import (
     CHECKERS_POINTS,
     COLOURS,
+    DIE_FACES,
     DIE_PIPS,
     DIRECTIONS,
     FORMAT,
@@ -26,6 +27,7 @@ from ludus.board.places import (
     seat_count,
     start_square,
 )
+from ludus.board.power import DEFAULT_BUDGET_MA
 from ludus.errors import BoardDefinitionError
 
 
@@ -721,6 +723,11 @@ def _build(self, checker):
     self.idle_ma = leds.get("idle_ma", 0)
     self.supply_ma = power.get("supply_ma", 500)
     self.reserved_ma = power.get("reserved_ma", 0)
+    # worked out while the reader is loaded, so the referee need not load the vocabulary or the power
+    # figures again for them
+    usb = DEFAULT_BUDGET_MA
+    self._led_budget_ma = min(usb, self.supply_ma - self.reserved_ma)
+    self.die_faces = DIE_FACES
 
     n = checker.cell_total
     self.cell_count = n

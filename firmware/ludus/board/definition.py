@@ -25,6 +25,7 @@ The file format is documented in docs/boards.md. The API the rest of the firmwar
     board.bind(game.place_names)                       PlaceMap: the game's places on this board (board
                                                        place ids, each cell's game place, LEDs, centres)
     board.led_budget_ma()                              the LED current budget (ludus.board.power)
+    board.die_faces                                    bytes: the pips of each die value (DIE_FACES)
     board.count_places(cell_counts, out, place_of_cell=None)   per-cell counts summed per place into a
                                                        preallocated bytearray; allocates nothing
     validate(d)                                        the list of faults of a parsed definition
@@ -58,6 +59,8 @@ class BoardDefinition:
     place_count: int
     supply_ma: int
     reserved_ma: int
+    _led_budget_ma: int
+    die_faces: bytes
     _id_bytes: bytes
     _id_end: array
     _place_start: array
@@ -149,10 +152,8 @@ class BoardDefinition:
 
     def led_budget_ma(self):
         """The LED current budget for this board: the USB figure of ludus.board.power, or less where the
-        board's own supply, less what it reserves, gives less."""
-        usb = transient("ludus.board.power").DEFAULT_BUDGET_MA
-        left = self.supply_ma - self.reserved_ma
-        return left if left < usb else usb
+        board's own supply, less what it reserves, gives less (worked out when the file was read)."""
+        return self._led_budget_ma
 
     def count_places(self, cell_counts, out, place_of_cell=None):
         """Sum per-cell piece counts into per-place counts in `out` (a preallocated bytearray of one
@@ -217,5 +218,7 @@ def _loaded(board):
     # The reader and checks are needed only while a definition is read: on the board their module would
     # keep about 18K of RAM for the whole game, so it is dropped (a later load imports it again).
     forget("ludus.board.check")
-    forget("ludus.board.places")  # (the checks import it; the tables need it only while a game is set up)
+    # the checks import these; the tables need the vocabulary only while a game is set up
+    forget("ludus.board.places")
+    forget("ludus.board.power")
     return board

@@ -115,10 +115,13 @@ class LightScene:
 
     led_count: LEDs in the chain. budget_ma: the most the LEDs may draw (idle draw included); None for the
     USB figure of ludus.board.power (a board's own figure is BoardDefinition.led_budget_ma()).
+    die_faces: the pips of each die value (board.die_faces; None: ludus.board.places.DIE_FACES).
     ma_per_channel: draw of one colour channel at 255 (WS2812B: about 20 mA). idle_ma_per_led: draw of a
     dark LED (WS2812B: about 1 mA). brightness: 0..255, scales every colour before the budget."""
 
-    def __init__(self, led_count, budget_ma=None, ma_per_channel=20, idle_ma_per_led=1, brightness=255):
+    def __init__(
+        self, led_count, budget_ma=None, ma_per_channel=20, idle_ma_per_led=1, brightness=255, die_faces=None
+    ):
         if budget_ma is None:
             budget_ma = transient("ludus.board.power").DEFAULT_BUDGET_MA
         if led_count <= 0:
@@ -152,7 +155,9 @@ class LightScene:
         _put16(buf, _BUDGET, budget_ma)
         _put16(buf, _IDLE, idle)
         _put16(buf, _PER_CHANNEL, ma_per_channel)
-        buf[_FACES : _FACES + 7] = transient("ludus.board.places").DIE_FACES  # (kept here, for the kernel)
+        if die_faces is None:
+            die_faces = transient("ludus.board.places").DIE_FACES
+        buf[_FACES : _FACES + 7] = die_faces  # (kept here, for the kernel)
         self.brightness = 0
         self.set_brightness(brightness)
         # Each LED points at an "ink": one (meaning, colour) pair. A frame computes each ink's bytes

@@ -166,6 +166,7 @@ class Referee(RefereeJudge, RefereeFlow):
         scene = LightScene(
             board.led_count,
             budget_ma=board.led_budget_ma(),
+            die_faces=board.die_faces,
             ma_per_channel=board.ma_per_channel,
             idle_ma_per_led=int(board.idle_ma + 0.5),
         )
