@@ -14,7 +14,9 @@ from typing import Any
 import ludus.board.places as boarddef
 from ludus.board.definition import BoardDefinition
 from ludus.board.places import COLOURS, FORMAT, LUDO_SHAPES
-from ludus.errors import ConfigError
+from ludus.errors import BoardDefinitionError, ConfigError
+
+from ludus_host.paths import read_text, write_atomically
 
 GAMES = boarddef.GAMES
 ORDERS = ("serpentine", "rows", "cells")
@@ -357,8 +359,21 @@ def generate(game, **params):
     d["cells"] = out_cells
     d["zones"] = [{"place": place, "cells": ids} for place, ids in zones.items()]
     d["indicators"] = out_ind
-    BoardDefinition.from_dict(d, "generated %s board" % game)  # raises if the generator is wrong
+    referee_checks(BoardDefinition.from_dict(d, "generated %s board" % game), "generated %s board" % game)
     return d
+
+
+def referee_checks(board, source):
+    """Refuse, in the referee's own words, a board the referee would refuse though its file is sound:
+    LEDs its light scene cannot drive within the current budget. (The scene is made exactly as the
+    referee makes it.)"""
+    from ludus.errors import ConfigError
+    from ludus.referee.core import Referee
+
+    try:
+        Referee._default_scene(None, board)  # type: ignore[arg-type]  # (it reads only the board)
+    except ConfigError as exc:
+        raise BoardDefinitionError("%s: the referee would refuse it: %s" % (source, exc)) from None
 
 
 def dumps(d):
@@ -381,22 +396,23 @@ def dumps(d):
 
 
 def write_all(out_dir, games=GAMES, **params):
-    """Generate and write out_dir/GAME.json for each game; returns the paths written."""
-    os.makedirs(out_dir, exist_ok=True)
-    paths = []
-    for game in games:
-        path = os.path.join(out_dir, game + ".json")
-        text = dumps(generate(game, **params))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        paths.append(path)
-    return paths
+    """Generate and write out_dir/GAME.json for each game; returns the paths written. Every file is
+    generated and checked before the first is written, and each is written whole (renamed into place)."""
+    texts = [(os.path.join(out_dir, game + ".json"), dumps(generate(game, **params))) for game in games]
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for path, text in texts:
+            write_atomically(path, text)
+    except OSError as exc:
+        raise ConfigError(
+            "cannot write board definitions to %s: %s" % (out_dir, exc.strerror or exc)
+        ) from None
+    return [path for path, _ in texts]
 
 
 def load(path):
     """The parsed JSON of a definition file, after checking it (BoardDefinitionError lists the faults)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = read_text(path, "board definition", 1024 * 1024)
     BoardDefinition.from_json(text, path)
     return json.loads(text)
 

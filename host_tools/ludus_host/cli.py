@@ -1,11 +1,14 @@
-"""The `ludus` command. Each subcommand lives in its own module ludus_host.cmd_<name> with
-add_arguments(parser) and run(args) -> exit code."""
+"""The `ludus` command: the rules, the referee and the board tools of the Ludus game board, with simulated
+hardware. Each subcommand lives in its own module ludus_host.cmd_<name> with add_arguments(parser) and
+run(args) -> exit code."""
 
 import argparse
 import importlib
 import sys
 
 from ludus.errors import LudusError
+
+from ludus_host.args import Parser
 
 # name -> (module, one-line help)
 COMMANDS = {
@@ -15,14 +18,18 @@ COMMANDS = {
     "selfplay": ("cmd_selfplay", "play random Ludo games and print a JSON summary"),
     "verify": ("cmd_verify", "recompute every die roll of a game record from its revealed seed"),
     "play": ("cmd_play", "drive the referee with a script of physical actions (simulated board)"),
-    "boards": ("cmd_boards", "generate or validate board definition files"),
+    "boards": ("cmd_boards", "generate, validate or draw board definition files"),
     "bench": ("cmd_bench", "measure speed and memory on CPython and the MicroPython unix port"),
 }
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="ludus", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser = Parser(
+        prog="ludus",
+        description="Ludus: referee Ludo and Chinese Checkers on a sensing board, or on a simulated one.",
+        epilog="ludus COMMAND --help tells more of each command.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name, (module_name, help_text) in COMMANDS.items():
         try:
@@ -31,7 +38,12 @@ def build_parser():
             if exc.name != "ludus_host." + module_name:
                 raise
             continue  # tests/host/test_cli.py insists that every command exists
-        cmd = sub.add_parser(name, help=help_text, description=module.__doc__)
+        cmd = sub.add_parser(
+            name,
+            help=help_text,
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(cmd)
         cmd.set_defaults(run=module.run)
     return parser
@@ -46,6 +58,9 @@ def main(argv=None):
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("ludus %s: interrupted" % args.command, file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ import sys
 import tempfile
 
 from ludus_host import firmware_image
-from ludus_host.paths import BENCH, ROOT
+from ludus_host.args import output_file, whole
+from ludus_host.paths import BENCH, ROOT, write_atomically
 from ludus_host.paths import find_tool as _tool
 
 RUNNER = os.path.join(BENCH, "run.py")
@@ -56,8 +57,12 @@ def add_arguments(parser):
     parser.add_argument("--only", metavar="PATTERN", help="run only cases whose name contains PATTERN")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     parser.add_argument("--no-micropython", action="store_true", help="CPython figures only")
-    parser.add_argument("--ludopy-games", type=int, default=200, help="games for the LUDOpy comparison")
-    parser.add_argument("--json", metavar="FILE", help="also write every raw figure to FILE")
+    parser.add_argument(
+        "--ludopy-games", type=whole(1, 100000), default=200, help="games for the LUDOpy comparison"
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", type=output_file, help="also write every raw figure to FILE"
+    )
 
 
 _MPY_DIR = None
@@ -322,6 +327,5 @@ def run(args):
     for line in extra_figures(rows, 0 if (args.only and "ludo" not in args.only) else args.ludopy_games):
         print(line)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+        write_atomically(args.json, json.dumps(rows, indent=1))
     return 0

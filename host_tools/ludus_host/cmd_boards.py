@@ -10,32 +10,49 @@ import sys
 from ludus.errors import BoardDefinitionError, ConfigError
 
 from ludus_host import boards
+from ludus_host.args import decimal, output_file, output_folder, whole
+from ludus_host.paths import read_text, write_atomically
 
 
 def add_arguments(parser):
-    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     sub.required = True
 
     gen = sub.add_parser("generate", help="write GAME.json definitions made from parameters")
-    gen.add_argument("--out", default="hardware/boards", help="directory to write (default hardware/boards)")
+    gen.add_argument(
+        "--out",
+        type=output_folder,
+        default="hardware/boards",
+        help="folder to write, made if missing (default hardware/boards, from where you run it)",
+    )
     gen.add_argument(
         "--game", action="append", choices=boards.GAMES, help="a game to generate (repeatable; default all)"
     )
-    gen.add_argument("--pitch", type=float, help="cell spacing in mm (default: 25; 30 for ludo40)")
+    gen.add_argument(
+        "--pitch", type=decimal(5, 200), help="cell spacing in mm, 5..200 (default: 25; 30 for ludo40)"
+    )
     gen.add_argument(
         "--direction", choices=("clockwise", "counterclockwise"), help="Ludo direction of travel"
     )
     gen.add_argument("--led-order", choices=boards.ORDERS, help="LED chain order (default serpentine)")
     gen.add_argument("--channel-order", choices=boards.ORDERS, help="sensor channel order (default rows)")
-    gen.add_argument("--bank-size", type=int, help="channels per multiplexer bank (default 16)")
+    gen.add_argument(
+        "--bank-size", type=whole(1, 256), help="channels per multiplexer bank, 1..256 (default 16)"
+    )
     gen.add_argument(
         "--sensor-kind", choices=("digital", "analog"), help="hall sensor kind (default digital)"
     )
-    gen.add_argument("--ma-per-channel", type=float, help="mA per LED colour channel at full brightness (20)")
-    gen.add_argument("--supply-ma", type=int, help="supply current in mA (default 500)")
-    gen.add_argument("--reserved-ma", type=int, help="mA kept for the Pico and sensors (default 100)")
     gen.add_argument(
-        "--waiting-leds", type=int, help="LEDs for waiting rolls on Ludo boards, 0..4 (default 3)"
+        "--ma-per-channel",
+        type=decimal(0, 100, low_open=True),
+        help="mA per LED colour channel at full brightness (20)",
+    )
+    gen.add_argument("--supply-ma", type=whole(1, 20000), help="supply current in mA (default 500)")
+    gen.add_argument(
+        "--reserved-ma", type=whole(0, 20000), help="mA kept for the Pico and sensors (default 100)"
+    )
+    gen.add_argument(
+        "--waiting-leds", type=whole(0, 4), help="LEDs for waiting rolls on Ludo boards, 0..4 (default 3)"
     )
 
     val = sub.add_parser("validate", help="check definition files and name every fault")
@@ -43,7 +60,7 @@ def add_arguments(parser):
 
     draw = sub.add_parser("draw", help="draw a definition: a text map, or an SVG with channels and LEDs")
     draw.add_argument("file", metavar="FILE")
-    draw.add_argument("--svg", metavar="OUT", help="write an SVG drawing to OUT")
+    draw.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG drawing to OUT")
 
 
 def run(args):
@@ -95,8 +112,10 @@ def run(args):
         _load(args.file)
         d = boards.load(args.file)
         if args.svg:
-            with open(args.svg, "w", encoding="utf-8") as f:
-                f.write(boards.draw_svg(d))
+            try:
+                write_atomically(args.svg, boards.draw_svg(d))
+            except OSError as exc:
+                raise ConfigError("cannot write %s: %s" % (args.svg, exc.strerror or exc)) from None
             print(args.svg)
         else:
             sys.stdout.write(boards.draw_text(d))
@@ -106,5 +125,12 @@ def run(args):
 
 def _load(path):
     from ludus.board.definition import BoardDefinition
+    from ludus.errors import NotationError
 
-    return BoardDefinition.load(path)
+    try:
+        read_text(path, "board definition", 1024 * 1024)  # UTF-8 text of a sane size, or a named fault
+    except NotationError as exc:
+        raise BoardDefinitionError(str(exc)) from None
+    board = BoardDefinition.load(path)
+    boards.referee_checks(board, path)
+    return board

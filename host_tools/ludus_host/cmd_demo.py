@@ -10,26 +10,36 @@ import time
 
 from ludus.bots.checkers import choose_move
 from ludus.checkers import start_position
-from ludus.errors import ConfigError, NotationError
+from ludus.errors import ConfigError
 from ludus.record import GameRecord
 
+from ludus_host.args import decimal, output_file, whole
+from ludus_host.paths import AtomicWriter
 from ludus_host.render_checkers import legend, render
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=1, help="seed of the bots' tie-breaks (default 1)")
+    parser.add_argument(
+        "--seed", type=whole(0, 2**31 - 1), default=1, help="seed of the bots' tie-breaks (default 1)"
+    )
     parser.add_argument("--setup", default="2", help="checkers setup: 2, 2x2, 2x3, 3, 3x2, 4, 5, 6, 2/15")
     parser.add_argument("--options", default="-", help="rule options, e.g. noparking,cap=400 (default none)")
     parser.add_argument(
-        "--delay", type=float, default=None, help="seconds between moves (default 0.1 on a terminal, else 0)"
+        "--delay",
+        type=decimal(0, 60),
+        default=None,
+        help="seconds between moves, 0..60 (default 0.1 on a terminal, else 0)",
     )
     parser.add_argument(
-        "--max-moves", type=int, default=1000, help="stop after this many moves (default 1000)"
+        "--max-moves", type=whole(0, 10**6), default=1000, help="stop after this many moves (default 1000)"
     )
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--quiet", action="store_true", help="draw only the final position")
     parser.add_argument(
-        "--record", metavar="FILE", help="write the game record (JSON) to FILE, for ludus verify"
+        "--record",
+        metavar="FILE",
+        type=output_file,
+        help="write the game record (JSON) to FILE, for ludus verify (written when the game ends)",
     )
 
 
@@ -43,11 +53,18 @@ def run(args: argparse.Namespace) -> int:
     game = start_position(args.setup, args.options)
     record = sink = None
     if args.record:
-        try:
-            sink = open(args.record, "w", encoding="utf-8")  # fail before playing, not after
-        except OSError as exc:
-            raise NotationError("cannot write record %s: %s" % (args.record, exc.strerror or exc)) from None
+        # made now, so a folder that cannot be written fails before the game; renamed into place only
+        # when the record is complete (an interrupt leaves any earlier file as it was)
+        sink = AtomicWriter(args.record, "record")
         record = GameRecord.new("checkers/" + game.config.spec, game.options)
+    try:
+        return _play(args, game, record, sink, out, tty, delay, colour)
+    finally:
+        if sink is not None:
+            sink.discard()
+
+
+def _play(args, game, record, sink, out, tty, delay, colour):
     rng = random.Random(args.seed)
     print("Chinese Checkers, setup %s, seed %d: %s" % (game.config.spec, args.seed, legend(game, colour)))
     if record is not None:
@@ -98,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             record.finish(places)
         else:
             record.reveal()  # stopped early: no result, but the seed is published all the same
-        with sink:
-            record.write_json(sink)
+        record.write_json(sink)
+        sink.commit()
         print("dice seed revealed: %s; record written to %s" % (record.seed, args.record))
     return 0

@@ -7,10 +7,20 @@ import argparse
 from ludus.errors import NotationError
 from ludus.games import position
 
+from ludus_host.args import whole
+
+MAX_DEPTH = 20  # far beyond what finishes (perft(6) of checkers/2 is already billions of leaves)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "args", nargs="+", metavar="POSITION DEPTH", help="a named start or notation string, then the depth"
+        "position",
+        nargs="+",
+        metavar="POSITION",
+        help="a named start such as checkers/2, or a notation string",
+    )
+    parser.add_argument(
+        "depth", type=whole(0, MAX_DEPTH), metavar="DEPTH", help="plies to count, 0..%d" % MAX_DEPTH
     )
     parser.add_argument(
         "--divide", action="store_true", help="also print the leaf count under each first move"
@@ -32,13 +42,13 @@ def perft(game, depth: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if len(args.args) < 2:
-        raise NotationError("perft needs a POSITION and a DEPTH, e.g. ludus perft checkers/2 4")
-    depth_text = args.args[-1]
-    if not (depth_text.isascii() and depth_text.isdigit()) or len(depth_text) > 4:
-        raise NotationError("depth %r: expected a whole number of plies (digits 0-9)" % depth_text)
-    depth = int(depth_text)
-    game = position(" ".join(args.args[:-1]))
+    depth = args.depth
+    game = position(" ".join(args.position))
+    if depth > 0 and getattr(game, "awaiting_roll", None) and game.awaiting_roll():
+        raise NotationError(
+            "a roll is owed (seat %d to roll): perft counts moves, so give the waiting rolls in the position"
+            " (rolls=...)" % game.turn
+        )
     if args.divide and depth > 0:
         total = 0
         for move in game.legal_moves():

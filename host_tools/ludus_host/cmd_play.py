@@ -4,8 +4,10 @@ clock) and print its events and LED frames as JSON lines. The script format: doc
 import json
 import sys
 
-from ludus.errors import NotationError
+from ludus.errors import BoardDefinitionError, NotationError
 
+from ludus_host.args import is_digits, whole
+from ludus_host.paths import read_text
 from ludus_host.simboard import Simulator, load_board, parse_script
 
 
@@ -25,7 +27,9 @@ def add_arguments(parser):
     parser.add_argument(
         "--analog", action="store_true", help="simulate analog sensors that count stacked pieces"
     )
-    parser.add_argument("--settle-ms", type=int, default=200, help="how long the board must be still (ms)")
+    parser.add_argument(
+        "--settle-ms", type=whole(0, 60000), default=200, help="how long the board must be still (ms)"
+    )
     parser.add_argument(
         "--turn-clock",
         nargs="?",
@@ -44,33 +48,36 @@ def _turn_clock(value):
         return False
     if value == "rules":
         return True
-    if not value.isdigit():
+    if not is_digits(value, 4) or int(value) < 1:
         raise NotationError(
-            "--turn-clock %r: give a number of seconds, or nothing for the rule set's" % value
+            "--turn-clock %r: give a number of seconds 1..9999, or nothing for the rule set's" % value
         )
     return int(value)
 
 
 def run(args):
-    if args.script == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(args.script) as f:
-                text = f.read()
-        except OSError as exc:
-            raise NotationError("cannot read script %s: %s" % (args.script, exc.strerror)) from None
+    text = read_text(args.script, "script")
     board = load_board(args.board)
     actions = parse_script(text, board)
-    sim = Simulator(
-        board,
-        args.game,
-        seed=args.seed or DEFAULT_SEED,
-        frames=args.frames,
-        analog=True if args.analog else None,
-        settle_ms=args.settle_ms,
-        turn_clock=_turn_clock(args.turn_clock),
-    )
+    try:
+        sim = Simulator(
+            board,
+            args.game,
+            seed=args.seed or DEFAULT_SEED,
+            frames=args.frames,
+            analog=True if args.analog else None,
+            settle_ms=args.settle_ms,
+            turn_clock=_turn_clock(args.turn_clock),
+        )
+    except BoardDefinitionError as exc:
+        # a board for another game differs in every place: one line says so, not one per place
+        lines = str(exc).splitlines()
+        if len(lines) <= 3:
+            raise
+        raise BoardDefinitionError(
+            "board %s does not fit this game (%s): %d places differ, e.g. %s"
+            % (board.name, args.game, len(lines), "; ".join(lines[:2]))
+        ) from None
     out = sys.stdout
     for item in sim.run(actions):
         out.write(json.dumps(item) + "\n")

@@ -12,12 +12,16 @@ from ludus.errors import ConfigError
 from ludus.ludo import start_position
 from ludus.ludo.geometry import COLOURS
 
+from ludus_host.args import whole
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("preset", metavar="PRESET", help="a Ludo rule set such as danish or teamup+arrow")
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the die and the choices (default 1)")
-    parser.add_argument("--players", type=int, default=None, help="2 to 4 players (default 4)")
+    parser.add_argument("--games", type=whole(1, 10**6), default=100, help="games to play (default 100)")
+    parser.add_argument(
+        "--seed", type=whole(0, 2**31 - 1), default=1, help="seed of the die and the choices (default 1)"
+    )
+    parser.add_argument("--players", type=whole(2, 4), default=None, help="2 to 4 players (default 4)")
     parser.add_argument(
         "--first-winner", action="store_true", help="stop each game at its first winner (no later places)"
     )

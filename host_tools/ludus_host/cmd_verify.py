@@ -2,10 +2,11 @@
 move against the rules. Exit 0 when all agree, 1 with one line per mismatch, 2 for an unreadable record."""
 
 import argparse
-import sys
 
 from ludus.errors import NotationError
 from ludus.record import GameRecord
+
+from ludus_host.paths import read_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,14 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load(path: str) -> GameRecord:
     """The record in a file (or stdin for '-'); NotationError naming the file for anything wrong."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NotationError("cannot read record %s: %s" % (path, exc)) from None
+    text = read_text(path, "record")
     try:
         return GameRecord.from_json(text)
     except NotationError as exc:

@@ -1,12 +1,15 @@
 """Where things are, for every host tool: the source checkout (firmware sources, bench scripts), the board
 definitions shipped as package data (found in a non-editable install too), the MicroPython tool chain
-beside this interpreter, and writing a file so that it is complete or not there at all."""
+beside this interpreter; reading an input file with a size bound, and writing a file so that it is
+complete or not there at all."""
 
 import importlib.resources
 import os
 import shutil
 import sys
 import tempfile
+
+from ludus.errors import NotationError
 
 # The checkout this package runs from (an editable install): firmware/, bench/, hardware/ live there.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,3 +62,67 @@ def write_atomically(path, data):
         except OSError:
             pass
         raise
+
+
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # far above any script, record or board file: a bound, not a limit met
+
+
+def read_text(path, what, limit=MAX_INPUT_BYTES):
+    """The UTF-8 text of a file ('-': standard input), a leading byte-order mark dropped; NotationError
+    naming `what` and the file if it cannot be read, is larger than `limit` bytes or is not UTF-8."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as exc:
+        raise NotationError("cannot read %s %s: %s" % (what, path, exc.strerror or exc)) from None
+    if len(data) > limit:
+        raise NotationError("%s %s is larger than %d bytes: not a %s" % (what, path, limit, what))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotationError(
+            "%s %s is not UTF-8 text (byte %d: %s)" % (what, path, exc.start, exc.reason)
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+class AtomicWriter:
+    """A file written in full or not at all: made beside its target when created (so a folder that
+    cannot be written fails at once, before any work), renamed over the target by commit(), removed by
+    discard() or when an error or an interrupt leaves the with block."""
+
+    def __init__(self, path, what="file"):
+        self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+        except OSError as exc:
+            raise NotationError("cannot write %s %s: %s" % (what, path, exc.strerror or exc)) from None
+        self.file = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, text):
+        self.file.write(text)
+
+    def commit(self):
+        self.file.close()
+        os.replace(self.tmp, self.path)
+        self.tmp = None
+
+    def discard(self):
+        if self.tmp is not None:
+            self.file.close()
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        self.discard()
+        return False

@@ -20,6 +20,7 @@ from ludus.sensing import Occupancy
 from ludus.sensing.calibration import Calibration
 
 from ludus_host import lights, paths
+from ludus_host.args import is_digits
 
 TICK_MS = 10
 GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
@@ -28,6 +29,9 @@ SLIDE_MS = 60  # time a slid piece spends on each cell it crosses
 FLICKER_MS = 20
 LONG_PRESS_MS = 800
 ANALOG_LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2+ magnets
+MS_DIGITS = 9  # a wait or pause of at most 999,999,999 ms (11.5 days of simulated time)
+MAX_MS_TEXT = "999999999"
+QUIET_MS = 2000  # a board unchanged this long, with nothing flickering, waits without ticking
 
 
 def load_board(name):
@@ -106,9 +110,10 @@ def parse_script(text, board):
         gap = GAP_MS
         if words[-1].startswith("@"):
             tail = words.pop()
-            if not tail[1:].isdigit():
+            if not is_digits(tail[1:], MS_DIGITS):
                 raise NotationError(
-                    "line %d: %r: a pause is @ followed by milliseconds, like @50" % (number, tail)
+                    "line %d: %r: a pause is @ followed by milliseconds in digits 0-9 (at most %s), like @50"
+                    % (number, tail, MAX_MS_TEXT)
                 )
             gap = int(tail[1:])
             if not words:
@@ -138,9 +143,10 @@ def parse_script(text, board):
                     if name in zones:
                         raise NotationError("line %d: slide: %r is a zone; name its slots" % (number, name))
         if verb in ("wait", "flicker") and len(args) == (1 if verb == "wait" else 2):
-            if not args[-1].isdigit():
+            if not is_digits(args[-1], MS_DIGITS):
                 raise NotationError(
-                    "line %d: %s: %r is not a number of milliseconds" % (number, verb, args[-1])
+                    "line %d: %s: %r is not a number of milliseconds in digits 0-9 (at most %s)"
+                    % (number, verb, args[-1], MAX_MS_TEXT)
                 )
         if verb == "wait":
             gap = 0
@@ -331,9 +337,37 @@ class Simulator:
     def _run_for(self, ms, button=NO_PRESS):
         out = self._step(button)
         end = self.now + ms - TICK_MS
+        quiet = 0
         while self.now < end:
-            out.extend(self._step())
+            step = self._step()
+            if step:
+                out.extend(step)
+                quiet = 0
+                continue
+            quiet += TICK_MS
+            if (
+                quiet >= QUIET_MS
+                and not self.sim.flicker_until
+                and not getattr(self.referee.occ, "unsettled", 0)
+            ):
+                self._skip_quiet(end)
+                quiet = 0
         return out
+
+    def _skip_quiet(self, end):
+        # A long quiet wait costs nothing: the board has been still for QUIET_MS, so the referee's ticks
+        # would change nothing until the turn clock (if any) runs out; jump to just before that, whole
+        # ticks at a time, so the clock still fires on the same tick as when every tick is run.
+        target = end
+        ref = self.referee
+        if ref.clock_ms:
+            deadline = ref._clock_from + ref.clock_ms - 2 * TICK_MS
+            if deadline <= self.now:
+                return
+            target = min(target, deadline)
+        ticks = (target - self.now) // TICK_MS
+        if ticks > 0:
+            self.now += ticks * TICK_MS
 
     # -- actions --
 

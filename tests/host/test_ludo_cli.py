@@ -26,7 +26,10 @@ CLI_PRESETS = (
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse refused the arguments (one line, exit 2)
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -88,7 +91,7 @@ def test_first_winner_and_team_pairs(capsys):
         (("nosuch",), "unknown Ludo preset 'nosuch'"),
         (("teamup", "--players", "2"), "teamup needs 4 players"),
         (("master:share=0",), "walls need shared squares"),
-        (("classic", "--games", "0"), "at least one game"),
+        (("classic", "--games", "0"), "expected a whole number 1..1000000"),
         (("classic/3", "--players", "2"), "disagrees"),
     ],
 )

@@ -1,0 +1,70 @@
+"""Command-line values read strictly, for every `ludus` subcommand: whole numbers in ASCII digits within
+a named range, finite decimal numbers within a range, and output paths that can be written. A bad value
+is an argparse error: `ludus CMD: argument --x: ...` on one line, exit 2."""
+
+import argparse
+import math
+import os
+
+
+def is_digits(text, max_digits=9):
+    """True if text is 1..max_digits ASCII digits (str.isdigit() also takes '²' and '٤')."""
+    return bool(text) and len(text) <= max_digits and all("0" <= ch <= "9" for ch in text)
+
+
+def whole(low=0, high=10**9):
+    """An argparse type: a whole number low..high in digits 0-9 (no '²', '٤' or '1e3')."""
+
+    def parse(text):
+        if not is_digits(text) or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(
+                "%r: expected a whole number %d..%d in digits 0-9" % (text, low, high)
+            )
+        return int(text)
+
+    return parse
+
+
+def decimal(low, high, low_open=False):
+    """An argparse type: a finite decimal number in low..high (above low when low_open), written with
+    ASCII digits (no 'inf', 'nan' or '1e308')."""
+
+    def parse(text):
+        allowed = set("0123456789.")
+        if not text or len(text) > 20 or not set(text) <= allowed or text.count(".") > 1 or text == ".":
+            raise argparse.ArgumentTypeError("%r: expected a number written in digits, like 2.5" % (text,))
+        value = float(text)
+        if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
+            bound = "above %g" % low if low_open else "at least %g" % low
+            raise argparse.ArgumentTypeError("%r: expected a number %s and at most %g" % (text, bound, high))
+        return value
+
+    return parse
+
+
+def output_file(text):
+    """An argparse type: a path a file can be written to (its folder exists; it is not a folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError("%s is a folder: name a file" % text)
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError("%s: folder %s does not exist" % (text, folder))
+    return text
+
+
+def output_folder(text):
+    """An argparse type: a folder to write into (made if missing; not an existing file)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty folder name")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError("%s is a file, not a folder" % text)
+    return text
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (`ludus demo: argument --delay: ...`), exit status 2."""
+
+    def error(self, message):
+        self.exit(2, "%s: %s (see %s --help)\n" % (self.prog, message, self.prog))

@@ -1,0 +1,172 @@
+"""Bad command-line input (issue 10): every subcommand refuses bad arguments and bad files with one line
+naming the fault and exit status 2 (never a traceback, never a hang), and no interrupted or refused
+command leaves a partial or empty file behind."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from tools import ROOT
+
+pytestmark = pytest.mark.cpython_only
+
+BOARD = os.path.join(ROOT, "hardware", "boards", "ludo52.json")
+
+
+def ludus(*argv, stdin=None, timeout=60, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "ludus_host.cli", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        input=stdin,
+        cwd=cwd,
+    )
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bad")
+    (d / "binary.bin").write_bytes(bytes(range(256)) * 4)
+    (d / "latin1.txt").write_bytes("start checkers/2\nmove h7 h16 # caf\xe9\n".encode("latin-1"))
+    (d / "afile").write_text("x")
+    return d
+
+
+# (argv, words the one line must hold); {d} is the fixture's folder
+BAD = [
+    (["perft", "checkers/2", "999"], ["DEPTH", "0..20"]),
+    (["perft", "checkers/2", "\u00b2"], ["DEPTH", "digits 0-9"]),
+    (["perft", "ludo/classic/4", "3"], ["a roll is owed"]),
+    (["perft", "checkers/2"], ["DEPTH"]),
+    (["demo", "--delay", "inf"], ["--delay", "'inf'"]),
+    (["demo", "--delay", "nan"], ["--delay", "'nan'"]),
+    (["demo", "--delay", "-1"], ["--delay", "'-1'"]),
+    (["demo", "--delay", "61"], ["--delay", "at most 60"]),
+    (["demo", "--seed", "\u0663"], ["--seed", "digits 0-9"]),
+    (["demo", "--max-moves", "1e3"], ["--max-moves"]),
+    (["demo", "--record", ""], ["--record", "empty"]),
+    (["demo", "--record", "{d}"], ["--record", "is a folder"]),
+    (["demo", "--record", "{d}/no/such/game.json"], ["--record", "does not exist"]),
+    (["selfplay", "classic", "--games", "0"], ["--games", "1..1000000"]),
+    (["selfplay", "classic", "--games", "\u0664"], ["--games", "digits 0-9"]),
+    (["selfplay", "classic", "--players", "5"], ["--players", "2..4"]),
+    (["boards", "generate", "--pitch", "inf", "--out", "{d}/b"], ["--pitch", "'inf'"]),
+    (["boards", "generate", "--pitch", "0", "--out", "{d}/b"], ["--pitch", "at least 5"]),
+    (["boards", "generate", "--ma-per-channel", "nan", "--out", "{d}/b"], ["--ma-per-channel", "'nan'"]),
+    (["boards", "generate", "--bank-size", "1000000000", "--out", "{d}/b"], ["--bank-size", "1..256"]),
+    (["boards", "generate", "--out", "{d}/afile"], ["--out", "is a file"]),
+    (["boards", "generate", "--out", "/proc/ludus-cannot-be-here"], ["cannot write board definitions"]),
+    (["boards", "draw", BOARD, "--svg", "{d}"], ["--svg", "is a folder"]),
+    (["boards", "validate", "{d}/binary.bin"], ["not UTF-8"]),
+    (["boards", "draw", "{d}/binary.bin"], ["not UTF-8"]),
+    (["boards", "nope"], ["invalid choice"]),
+    (["play", "{d}/binary.bin", "--board", "checkers", "--game", "checkers/2"], ["script", "not UTF-8"]),
+    (["play", "{d}/latin1.txt", "--board", "checkers", "--game", "checkers/2"], ["not UTF-8", "byte"]),
+    (["play", "-", "--board", "checkers", "--game", "checkers/2", "--settle-ms", "\u00b2"], ["--settle-ms"]),
+    (["play", "-", "--board", "checkers", "--game", "ludo/classic/4"], ["does not fit this game"]),
+    (["verify", "/dev/zero"], ["larger than", "not a record"]),
+    (["verify", "{d}/binary.bin"], ["not UTF-8"]),
+    (["nosuch"], ["invalid choice"]),
+]
+
+
+@pytest.mark.parametrize("argv, words", BAD, ids=[" ".join(a)[:60] for a, _ in BAD])
+def test_bad_arguments_get_one_line_and_exit_2(files, argv, words):
+    argv = [a.replace("{d}", str(files)) for a in argv]
+    proc = ludus(*argv, stdin="press\n")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("ludus"), proc.stderr
+    for word in words:
+        assert word in proc.stderr, (word, proc.stderr)
+
+
+def test_script_numbers_are_ascii_digits_with_a_bound(tmp_path):
+    for line, word in (
+        ("wait \u00b2", "not a number of milliseconds"),
+        ("wait 1000000000", "at most 999999999"),
+        ("lift h7 @\u0664", "a pause is @"),
+        ("flicker h7 \u00b3", "not a number of milliseconds"),
+    ):
+        proc = ludus("play", "-", "--board", "checkers", "--game", "checkers/2", stdin=line + "\n")
+        assert proc.returncode == 2 and word in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_a_long_quiet_wait_costs_no_time_and_keeps_the_events():
+    script = "start checkers/2\nwait 999999999\nmove h7 h16\n"
+    started = time.monotonic()
+    proc = ludus("play", "-", "--board", "checkers", "--game", "checkers/2", stdin=script, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - started < 20  # 11.5 days of simulated time, ticked, would take hours
+    assert '"move": "h7-h16"' in proc.stdout or "h7-h16" in proc.stdout
+    # the same script with a short wait gives the same events (time stamps aside)
+    short = ludus(
+        "play", "-", "--board", "checkers", "--game", "checkers/2", stdin=script.replace("999999999", "3000")
+    )
+
+    def events(out):
+        import json
+
+        items = [json.loads(line) for line in out.splitlines()]
+        return [{k: v for k, v in item.items() if k != "t"} for item in items if "event" in item]
+
+    assert events(proc.stdout) == events(short.stdout)
+
+
+def test_a_script_with_a_byte_order_mark_reads_as_text(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfstart checkers/2\nmove h7 h16\n")
+    proc = ludus("play", str(path), "--board", "checkers", "--game", "checkers/2")
+    assert proc.returncode == 0, proc.stderr
+    assert "h7-h16" in proc.stdout
+
+
+def test_an_interrupted_demo_leaves_an_earlier_record_as_it_was(tmp_path):
+    record = tmp_path / "g.json"
+    record.write_text("precious\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ludus_host.cli", "demo", "--delay", "1", "--record", str(record)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
+    assert record.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]  # no temporary file left
+
+
+def test_a_finished_demo_writes_the_whole_record(tmp_path):
+    record = tmp_path / "g.json"
+    record.write_text("old\n")
+    proc = ludus("demo", "--quiet", "--record", str(record))
+    assert proc.returncode == 0, proc.stderr
+    verified = ludus("verify", str(record))
+    assert verified.returncode == 0 and verified.stdout.startswith("verified"), verified.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
+def test_refused_generation_writes_nothing(tmp_path):
+    out = tmp_path / "boards"
+    proc = ludus("boards", "generate", "--supply-ma", "200", "--out", str(out))
+    # 200 mA less the 100 reserved cannot light the LEDs' idle draw: the light scene would refuse it
+    assert proc.returncode == 2 and "idle draw" in proc.stderr and proc.stderr.count("\n") >= 1
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_help_texts_say_what_the_tools_are(tmp_path):
+    top = ludus("--help")
+    assert top.returncode == 0 and "referee Ludo and Chinese Checkers" in top.stdout
+    boards = ludus("boards", "--help")
+    assert boards.returncode == 0
+    for action in ("generate", "validate", "draw"):
+        assert "ludus boards %s" % action in boards.stdout
+    perft = ludus("perft", "--help")
+    assert "POSITION [POSITION ...] DEPTH" in perft.stdout
