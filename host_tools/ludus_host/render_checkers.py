@@ -1,13 +1,20 @@
 """Draws a Chinese Checkers position as text: the 121-hole star, one character per half pitch, with
 ANSI colours per seat when asked for, and the last move's holes marked."""
 
-from ludus.checkers import SET_LETTERS
-from ludus.checkers.geometry import COL, HOLE_COUNT, ROW, ROW_LENGTHS
+from ludus.checkers.geometry import COL, HOLE_COUNT, ROW, ROW_LENGTHS, SET_LETTERS
+from ludus.light.palette import checkers_colour
 
-# Seat colours (ANSI SGR foreground codes) in seat order, and their names for the legend.
-SEAT_COLOURS = ("31", "34", "32", "33", "35", "36")
-SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow", "magenta", "cyan")
+from ludus_host.lights import COLOUR_NAMES
+
+# ANSI SGR foreground codes of the palette's colours (by colour id): each seat is drawn in the colour
+# the board's LEDs give it, the colour of the point its first set starts in.
+ANSI = ("39", "37", "31", "32", "33", "34", "35")
 RESET = "\033[0m"
+
+
+def seat_colour(game, seat):
+    """The palette colour id of a seat, as the board's lights show it."""
+    return checkers_colour(game.config.seat_points[seat][0])
 
 
 def _paint(text, sgr, colour):
@@ -35,7 +42,7 @@ def render(game, colour=False, last_move=None, show_numbers=False):
             else:
                 seat = game.seat_at(h)
                 ch = SET_LETTERS[point]
-                sgr = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+                sgr = ANSI[seat_colour(game, seat)]
                 if h == to:
                     ch = ch.upper()
                     sgr = "1;7;" + sgr
@@ -58,8 +65,8 @@ def legend(game, colour=False):
     cfg = game.config
     for seat in range(cfg.seats):
         letters = "".join([SET_LETTERS[p] for p in cfg.seat_points[seat]])
-        name = "seat %d %s (%s)" % (seat, letters, SEAT_COLOUR_NAMES[seat % len(SEAT_COLOUR_NAMES)])
+        name = "seat %d %s (%s)" % (seat, letters, COLOUR_NAMES[seat_colour(game, seat)])
         if game.is_finished(seat):
             name += " done"
-        parts.append(_paint(name, SEAT_COLOURS[seat % len(SEAT_COLOURS)], colour))
+        parts.append(_paint(name, ANSI[seat_colour(game, seat)], colour))
     return "  ".join(parts)

@@ -315,3 +315,23 @@ def test_demo_record_to_an_unwritable_place_is_one_line_exit_2(capsys, tmp_path)
     assert code == 2 and out == ""
     assert err.startswith("ludus demo: argument --record: %s" % path) and err.count("\n") == 1
     assert "does not exist" in err
+
+
+def test_the_demo_names_each_seat_by_the_colour_its_lights_show(capsys):
+    # the board lights a seat in the palette colour of the point its first set starts in; the demo's
+    # legend says the same colour (setup 2: red at the top, yellow at the bottom)
+    from ludus.light.palette import checkers_colour
+    from ludus_host.lights import COLOUR_NAMES
+
+    for setup in ("2", "3", "6"):
+        code, out, _ = run_cli(capsys, "demo", "--quiet", "--setup", setup, "--max-moves", "1")
+        assert code == 0
+        legend = out.splitlines()[0]
+        game = checkers.start_position(setup)
+        for seat in range(game.config.seats):
+            name = COLOUR_NAMES[checkers_colour(game.config.seat_points[seat][0])]
+            assert (
+                "seat %d " % seat in legend
+                and "(%s)" % name in legend.split("seat %d " % seat)[1].split("seat")[0]
+            )
+    assert "seat 1 d (yellow)" in run_cli(capsys, "demo", "--quiet", "--max-moves", "0")[1]
