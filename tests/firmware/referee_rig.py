@@ -11,6 +11,10 @@ for it."""
 import gc
 from array import array
 
+# The light scene compiles its frame loop from source when it is imported (ludus.light.native): done
+# now, before any game, as the firmware does at boot; compiled later, in a heap that games have cut
+# up, the compiler's working space may not be found.
+import ludus.light.scene  # noqa: F401
 from ludus.referee.core import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 from ludus.sensing.instant import InstantOccupancy
 

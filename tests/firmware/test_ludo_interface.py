@@ -108,7 +108,10 @@ def test_inconsistent_combinations_name_the_clash():
         ("danish:walls=1", "walls and capture_pairs=0"),
         ("hebrew-56:safe=starts", "safe squares with one token per square"),
         ("danish:points=3.2.1", "four values"),
-        ("classic:clock=-5", "0 or more seconds"),
+        ("classic:clock=-5", "clock=-5: expected a whole number in digits 0-9"),
+        ("classic:clock=\u0664", "expected a whole number in digits 0-9"),
+        ("classic:entry=\u00b2", "expected numbers joined by dots"),
+        ("danish:entry=5,entry=6", "option entry is given twice"),
     ):
         err = raises(ConfigError, rules_from_spec, spec)
         assert words in message_of(err), (spec, message_of(err))

@@ -585,7 +585,12 @@ def _check_seats(game, seats, faults):
             faults.append("seats[%d].start must be %s, found %r" % (s, start, seat.get("start")))
         entry = seat.get("entry")
         number = entry[1:] if isinstance(entry, str) and entry[:1] == "t" else ""
-        if not number.isdigit() or int(number) >= track:
+        if (
+            not number.isdigit()
+            or len(number.encode()) != len(number)
+            or len(number) > 3
+            or int(number) >= track
+        ):
             faults.append("seats[%d].entry must be a track place t0..t%d, found %r" % (s, track - 1, entry))
 
 

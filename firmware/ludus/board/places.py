@@ -66,7 +66,12 @@ def place_spec(game, pid):
 def _number_after(name, prefix, limit):
     # the n of prefix + str(n) written canonically (no sign or leading zero), if below limit; else None
     digits = name[len(prefix) :]
-    if not name.startswith(prefix) or not digits or not digits.isdigit():
+    if (
+        not name.startswith(prefix)
+        or not digits.isdigit()
+        or len(digits.encode()) != len(digits)
+        or len(digits) > 3
+    ):
         return None
     if len(digits) > 1 and digits[0] == "0":
         return None

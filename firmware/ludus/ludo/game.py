@@ -380,7 +380,7 @@ def start_position(spec, seats=None):
         rules = spec
     else:
         rules_text, slash, count = spec.rpartition("/")
-        if slash and count.isdigit():
+        if slash and count.isdigit() and len(count.encode()) == len(count) == 1:
             n = int(count)
         elif seats is None or slash:
             raise NotationError("ludo start %r: expected PRESET/PLAYERS, like classic/4" % spec)

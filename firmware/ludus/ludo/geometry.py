@@ -92,7 +92,9 @@ class Track:
             if text[:1] != "c":
                 return -2
         head, num = text[:1], text[1:]
-        if head not in ("t", "c") or not num.isdigit() or (len(num) > 1 and num[0] == "0"):
+        if head not in ("t", "c") or not num.isdigit() or len(num.encode()) != len(num) or len(num) > 3:
+            return -2
+        if len(num) > 1 and num[0] == "0":
             return -2
         n = int(num)
         if head == "t":

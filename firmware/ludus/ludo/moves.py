@@ -187,6 +187,6 @@ def _parse_roll(text, what):
     if text.endswith("e"):
         flag = ENTRY_FLAG
         text = text[:-1]
-    if not text.isdigit() or not 1 <= int(text) <= 12:
+    if not text.isdigit() or len(text.encode()) != len(text) or len(text) > 2 or not 1 <= int(text) <= 12:
         raise NotationError("%s: roll %r is not a die value" % (what, text))
     return int(text) | flag

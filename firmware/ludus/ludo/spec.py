@@ -61,19 +61,19 @@ def parse_value(name, text):
             return 0
         raise ConfigError("rule option %s=%s: expected 1 or 0" % (name, text))
     if k == "i":
-        try:
-            return int(text)
-        except ValueError:
-            raise ConfigError("rule option %s=%s: expected a whole number" % (name, text)) from None
+        # digits 0-9 only (CPython's int() also reads other scripts' digits), and a bounded length
+        if not text.isdigit() or len(text.encode()) != len(text) or len(text) > 4:
+            raise ConfigError("rule option %s=%s: expected a whole number in digits 0-9" % (name, text))
+        return int(text)
     if k == "l":
         if text in ("", "-"):
             return ()
-        try:
-            return tuple(int(x) for x in text.split("."))
-        except ValueError:
-            raise ConfigError(
-                "rule option %s=%s: expected numbers joined by dots, like 5.6" % (name, text)
-            ) from None
+        for x in text.split("."):
+            if not x.isdigit() or len(x.encode()) != len(x) or len(x) > 2:
+                raise ConfigError(
+                    "rule option %s=%s: expected numbers joined by dots, like 5.6" % (name, text)
+                )
+        return tuple(int(x) for x in text.split("."))
     for choice in k:
         if str(choice) == text:
             return choice
@@ -138,6 +138,9 @@ def rules_from_spec(text, rule_set):
             key, eq, value = item.partition("=")
             if not eq or not key:
                 raise NotationError("rule option %r in %r: expected key=value" % (item, text))
+            for pair in overrides:
+                if pair[0] == key:
+                    raise ConfigError("rule set %r: option %s is given twice" % (text, key))
             overrides.append((key, value))
     if name == "custom" and overrides and overrides[0][0] == "base":
         name = overrides.pop(0)[1]

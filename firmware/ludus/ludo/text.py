@@ -148,8 +148,8 @@ def _letters(text, what):
 
 
 def _small(key, text):
-    if not text.isdigit():
-        raise NotationError("%s=%s: expected a number" % (key, text))
+    if not text.isdigit() or len(text.encode()) != len(text) or len(text) > 9:
+        raise NotationError("%s=%s: expected a number in digits 0-9" % (key, text))
     return int(text)
 
 

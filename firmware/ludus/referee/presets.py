@@ -13,7 +13,7 @@ def split_preset(preset):
         return family, ""
     if family == "ludo":
         rules, slash, n = rest.rpartition("/")
-        if slash and n.isdigit():
+        if slash and n.isdigit() and len(n.encode()) == len(n) == 1:
             rest = rules
         if not rest:
             raise ConfigError("ludo preset %r: name a rule set, like ludo/classic/4" % preset)
