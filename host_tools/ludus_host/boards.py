@@ -16,7 +16,7 @@ from ludus.board.definition import BoardDefinition
 from ludus.board.places import COLOURS, FORMAT, LUDO_SHAPES
 from ludus.errors import BoardDefinitionError, ConfigError
 
-from ludus_host.paths import read_text, write_atomically
+from ludus_host.paths import check_json, read_text, write_atomically
 
 GAMES = boarddef.GAMES
 ORDERS = ("serpentine", "rows", "cells")
@@ -413,6 +413,7 @@ def write_all(out_dir, games=GAMES, **params):
 def load(path):
     """The parsed JSON of a definition file, after checking it (BoardDefinitionError lists the faults)."""
     text = read_text(path, "board definition", 1024 * 1024)
+    check_json(text, "board definition", path)
     BoardDefinition.from_json(text, path)
     return json.loads(text)
 

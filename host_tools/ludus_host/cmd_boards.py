@@ -11,7 +11,7 @@ from ludus.errors import BoardDefinitionError, ConfigError
 
 from ludus_host import boards
 from ludus_host.args import decimal, output_file, output_folder, whole
-from ludus_host.paths import read_text, write_atomically
+from ludus_host.paths import check_json, read_text, write_atomically
 
 
 def add_arguments(parser):
@@ -128,7 +128,8 @@ def _load(path):
     from ludus.errors import NotationError
 
     try:
-        read_text(path, "board definition", 1024 * 1024)  # UTF-8 text of a sane size, or a named fault
+        # UTF-8 text of a sane size, each key once, or a named fault
+        check_json(read_text(path, "board definition", 1024 * 1024), "board definition", path)
     except NotationError as exc:
         raise BoardDefinitionError(str(exc)) from None
     board = BoardDefinition.load(path)

@@ -6,7 +6,7 @@ import argparse
 from ludus.errors import NotationError
 from ludus.record import GameRecord
 
-from ludus_host.paths import read_text
+from ludus_host.paths import check_json, read_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load(path: str) -> GameRecord:
     """The record in a file (or stdin for '-'); NotationError naming the file for anything wrong."""
     text = read_text(path, "record")
+    check_json(text, "record", path)
     try:
         return GameRecord.from_json(text)
     except NotationError as exc:

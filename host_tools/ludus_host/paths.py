@@ -126,3 +126,24 @@ class AtomicWriter:
     def __exit__(self, kind, value, traceback):
         self.discard()
         return False
+
+
+def check_json(text, what, path):
+    """Refuse JSON text that names a key twice in one object (json.loads would keep the last one
+    silently) or nests too deep to read: NotationError naming the key and the file."""
+    import json
+
+    def pairs(items):
+        seen = set()
+        for key, _ in items:
+            if key in seen:
+                raise NotationError("%s %s: key %r appears twice in one object" % (what, path, key))
+            seen.add(key)
+        return dict(items)
+
+    try:
+        json.loads(text, object_pairs_hook=pairs)
+    except json.JSONDecodeError:
+        pass  # the reader that follows names a syntax error in its own words
+    except RecursionError:
+        raise NotationError("%s %s is nested too deeply to be a %s" % (what, path, what)) from None

@@ -42,6 +42,11 @@ def load_board(name):
         if path is None:
             known = ", ".join(paths.board_names())
             raise BoardDefinitionError("board %r: no such file, and not one of %s" % (name, known))
+    else:  # a file of the user's: UTF-8, of a sane size, each key once (the shipped ones are)
+        try:
+            paths.check_json(paths.read_text(path, "board definition", 1024 * 1024), "board definition", path)
+        except NotationError as exc:
+            raise BoardDefinitionError(str(exc)) from None
     return BoardDefinition.load(path)
 
 

@@ -508,7 +508,7 @@ def test_header_faults_are_named():
     assert "format must be 'ludus-board/1'" in msg
     assert "direction must be one of clockwise, counterclockwise, found 'sideways'" in msg
     assert "sensors.kind must be one of digital, analog, found 'optical'" in msg
-    assert "leds.count must be an integer >= 1, found 0" in msg
+    assert "leds.count must be a whole number 1..4096, found 0" in msg
     d = msg = None
     d = _dict("ludo52")
     d["game"] = "ludo99"
@@ -544,3 +544,30 @@ def test_seat_faults_are_named():
     msg = _faults(d)
     assert "seats[1].start must be t13, found 't12'" in msg
     assert "seats[2].entry must be a track place t0..t51, found 'green.c0'" in msg
+
+
+def test_numbers_that_are_not_finite_or_not_plausible_are_faults():
+    # NaN, infinities and 1e308 are refused where a board file gives millimetres, and counts are
+    # bounded before any table is made that size (issue 10)
+    d = _dict("ludo52")
+    d["cells"][0]["x"] = float("nan")
+    d["cells"][1]["y"] = float("inf")
+    d["cells"][2]["x"] = 1e308
+    d["leds"]["ma_per_channel"] = float("nan")
+    msg = _faults(d)
+    assert "t0: x must be a number (millimetres)" in msg
+    assert "t1: y must be a number (millimetres)" in msg
+    assert "t2: x must be a number (millimetres)" in msg
+    assert "leds.ma_per_channel must be a number >= 0" in msg
+    d = _dict("ludo52")
+    d["leds"]["count"] = 10**9
+    d["sensors"]["channels"] = 10**9
+    msg = _faults(d)
+    assert "leds.count must be a whole number 1..4096, found 1000000000" in msg
+    assert "sensors.channels must be a whole number 1..4096, found 1000000000" in msg
+
+
+def test_json_nested_too_deep_is_a_fault_not_a_crash():
+    # (CPython's parser recurses and gives up; MicroPython's runs out of heap for the lists)
+    exc = support.raises(BoardDefinitionError, BoardDefinition.from_json, "[" * 5000 + "]" * 5000, "deep")
+    assert support.message_of(exc).startswith("deep")

@@ -170,3 +170,43 @@ def test_help_texts_say_what_the_tools_are(tmp_path):
         assert "ludus boards %s" % action in boards.stdout
     perft = ludus("perft", "--help")
     assert "POSITION [POSITION ...] DEPTH" in perft.stdout
+
+
+@pytest.fixture(scope="module")
+def json_files(tmp_path_factory):
+    import json
+
+    d = tmp_path_factory.mktemp("json")
+    board = json.loads(open(BOARD, encoding="utf-8").read())
+    (d / "board_dup.json").write_text(json.dumps(board)[:-1] + ', "name": "again"}')
+    (d / "board_deep.json").write_text("[" * 100000 + "]" * 100000)
+    for key, value in (("x", float("nan")), ("x", float("inf")), ("y", 1e308)):
+        bad = json.loads(json.dumps(board))
+        bad["cells"][0][key] = value
+        (d / ("board_%s_%s.json" % (key, value))).write_text(json.dumps(bad))
+    record = {"format": "ludus-record/1", "start": "checkers/2", "options": {}, "seed_sha256": "0" * 64}
+    (d / "record_dup.json").write_text(json.dumps(record)[:-1] + ', "seed_sha256": "%s"}' % ("1" * 64))
+    return d
+
+
+def test_a_key_given_twice_is_refused_in_every_json_file_read(json_files):
+    for argv, word in (
+        (["boards", "validate", "{d}/board_dup.json"], "key 'name' appears twice"),
+        (["boards", "draw", "{d}/board_dup.json"], "key 'name' appears twice"),
+        (
+            ["play", "-", "--board", "{d}/board_dup.json", "--game", "ludo/classic/2"],
+            "key 'name' appears twice",
+        ),
+        (["verify", "{d}/record_dup.json"], "key 'seed_sha256' appears twice"),
+        (["boards", "validate", "{d}/board_deep.json"], "nested too deeply"),
+    ):
+        proc = ludus(*[a.replace("{d}", str(json_files)) for a in argv], stdin="press\n")
+        assert proc.returncode == 2 and word in proc.stderr, (argv, proc.stderr)
+        assert "Traceback" not in proc.stderr
+
+
+def test_numbers_a_board_cannot_have_are_refused(json_files):
+    for name in os.listdir(json_files):
+        if name.startswith("board_x_") or name.startswith("board_y_"):
+            proc = ludus("boards", "validate", str(json_files / name))
+            assert proc.returncode == 2 and "must be a number (millimetres)" in proc.stderr, proc.stderr

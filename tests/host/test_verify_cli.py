@@ -228,4 +228,4 @@ def test_deeply_nested_json_is_refused_not_a_traceback(tmp_path, capsys):
     path = write(tmp_path, "[" * 200000 + "]" * 200000, "deep.json")
     code, out, err = verify(path, capsys)
     assert code == 2 and out == ""
-    assert err == "ludus verify: %s: record is not valid JSON: nested too deeply\n" % path
+    assert err == "ludus verify: record %s is nested too deeply to be a record\n" % path

@@ -36,7 +36,13 @@ def _is_int(v):
 
 
 def _is_number(v):
-    return (isinstance(v, int) or isinstance(v, float)) and not isinstance(v, bool)
+    # a finite number of plausible size: no board is 10 m across (v - v is 0 unless v is inf or NaN)
+    return (
+        (isinstance(v, int) or isinstance(v, float))
+        and not isinstance(v, bool)
+        and v - v == 0
+        and -10000 <= v <= 10000
+    )
 
 
 def _check_section(d, key, faults):
@@ -48,9 +54,13 @@ def _check_section(d, key, faults):
 
 
 def _positive_int(section, key, where, faults, minimum=1):
+    # bounded before any table is made this size: a board has a few hundred channels and LEDs
     v = section.get(key)
-    if not _is_int(v) or v < minimum:
-        faults.append("%s.%s must be an integer >= %d, found %r" % (where, key, minimum, v))
+    if not _is_int(v) or v < minimum or v > (20000 if where == "power" else 4096):
+        faults.append(
+            "%s.%s must be a whole number %d..%d, found %r"
+            % (where, key, minimum, 20000 if where == "power" else 4096, v)
+        )
         return None
     return v
 
@@ -679,6 +689,8 @@ def load(cls, path):
                 d = json.load(f)
             except ValueError as exc:
                 raise BoardDefinitionError("%s is not valid JSON: %s" % (path, exc)) from None
+            except (RuntimeError, MemoryError):  # RecursionError on CPython; a heap too small for it
+                raise BoardDefinitionError("%s is not valid JSON: nested too deeply" % path) from None
             checker = check_dict(d)
             checker.header = d
     finally:
@@ -692,6 +704,8 @@ def from_json(cls, text, source="board definition"):
         d = json.loads(text)
     except ValueError as exc:
         raise BoardDefinitionError("%s is not valid JSON: %s" % (source, exc)) from None
+    except (RuntimeError, MemoryError):  # RecursionError on CPython; a heap too small for it
+        raise BoardDefinitionError("%s is not valid JSON: nested too deeply" % source) from None
     return from_dict(cls, d, source)
 
 
