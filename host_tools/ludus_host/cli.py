@@ -20,6 +20,7 @@ COMMANDS = {
     "play": ("cmd_play", "drive the referee with a script of physical actions (simulated board)"),
     "boards": ("cmd_boards", "generate, validate or draw board definition files"),
     "bench": ("cmd_bench", "measure speed and memory on CPython and the MicroPython unix port"),
+    "fuzz": ("cmd_fuzz", "feed every parser mutated and random input: results or named errors only"),
 }
 
 

@@ -1,0 +1,259 @@
+"""A fuzzer over every parser the project has: both position notations and named starts, move texts of
+both games, rule sets and options, game records, board definitions, calibration files and play scripts.
+Each input comes from a valid example, mutated (characters flipped, dropped, repeated, other scripts'
+digits and huge numbers put in, tokens swapped) or made of random text. The property: a parser gives a
+result or the project's own error (LudusError) naming the fault, within a bounded time; anything else
+is a failure, reported with its input.
+
+    ludus fuzz --cases 2000 --seed 1      # per entry point; prints one line each, and the failures
+    ludus fuzz --seconds 600              # as many as fit
+    ludus fuzz --save-corpus FILE         # the device-side inputs, for the MicroPython replay test
+"""
+
+import json
+import random
+import sys
+import time
+
+from ludus.errors import LudusError
+
+from ludus_host.args import whole
+
+ODD = [
+    "\u00b2",
+    "\u0664",
+    "\uff13",
+    "\x00",
+    "\n",
+    "\t",
+    " ",
+    "-",
+    "+",
+    "9" * 5000,
+    "1e308",
+    "NaN",
+    '"',
+    "{",
+    "[",
+    "\ufeff",
+]
+
+CHECKERS_START = "checkers 2 - 0 a/aa/aaa/aaaa/13/12/11/10/9/10/11/12/13/dddd/ddd/dd/d - 0"
+LUDO_POSITION = "ludo classic seats=gr turn=g rolls=6,3 g=t2,base,base,base r=t5,base,base,base"
+SEEDS = {
+    "position": [
+        CHECKERS_START,
+        LUDO_POSITION,
+        "ludo danish seats=gyrb turn=y rolls=4 g=t3,t9,base,base y=t15,base,base,base"
+        " r=home,base,base,base b=base,base,base,base",
+        "checkers/2",
+        "checkers/3x2",
+        "ludo/classic/4",
+        "ludo/teamup+arrow/4",
+        "ludo custom:base=danish,entry=5.6 seats=gr turn=g rolls=- g=base,base,base,base"
+        " r=base,base,base,base",
+    ],
+    "ludo move": ["6 green.0 t2-t8", "3 green.0 t2-t5", "6 green.1 base-t0", "6 green.0 t2-t8 via t5"],
+    "checkers move": ["h7-h16", "h2-h29", "pass", "h8-h17"],
+    "rule set": [
+        "classic",
+        "danish",
+        "teamup+arrow",
+        "custom:base=danish,entry=5.6",
+        "master:walls=1",
+        "classic:clock=20",
+    ],
+    "checkers options": ["-", "noparking", "cap=200", "noparking,locked,antispoil,super,cap=300"],
+    "record": [],  # made at start: a real record
+    "board": [],  # the shipped ludo52 board, as text
+    "calibration": [],
+    "play script": [
+        "setup\nmove h7 h16\nmove h112 h104\n",
+        "lift h2 @50\nplace h7\nexpect situation pending\nwait 3000\n",
+        "start checkers/2\ndie 3\npress\nlong\npower\nflicker h7 40\nslide h7 h16 h26\n",
+    ],
+}
+
+
+def _record_seed():
+    from ludus.games import position
+    from ludus.record import GameRecord
+
+    record = GameRecord.new("checkers/2", seed=bytes(32))
+    game = position("checkers/2")
+    for _ in range(3):
+        move = game.legal_moves()[0]
+        game.push(move)
+        record.record_move(move)
+    record.finish([])
+    return record.to_json()
+
+
+def _board_seed():
+    from ludus_host.paths import board_file
+
+    with open(board_file("ludo52"), encoding="utf-8") as f:
+        return f.read()
+
+
+def _calibration_seed():
+    from ludus.sensing.calibration import Calibration
+
+    cal = Calibration(4)
+    return cal.to_json()
+
+
+def entry_points():
+    """{name: function(text)}: each returns normally or raises LudusError."""
+    from ludus.board.definition import BoardDefinition
+    from ludus.checkers.game import start_position as checkers_start
+    from ludus.games import position
+    from ludus.ludo.rules import rules_from_spec
+    from ludus.record import GameRecord
+    from ludus.sensing.calibration import Calibration
+
+    from ludus_host.simboard import Simulator, load_board, parse_script
+
+    ludo_game = position(LUDO_POSITION)
+    checkers_game = position(CHECKERS_START)
+    board = load_board("checkers")
+
+    def record(text):
+        GameRecord.from_json(text).verify()
+
+    def script(text):
+        actions = parse_script(text, board)
+        if len(actions) <= 30:
+            for _ in Simulator(board, "checkers/2").run(actions):
+                pass
+
+    return {
+        "position": position,
+        "ludo move": ludo_game.parse_move,
+        "checkers move": checkers_game.parse_move,
+        "rule set": rules_from_spec,
+        "checkers options": lambda text: checkers_start("2", text),
+        "record": record,
+        "board": lambda text: BoardDefinition.from_json(text, "fuzzed board"),
+        "calibration": Calibration.from_json,
+        "play script": script,
+    }
+
+
+def seeds():
+    out = {k: list(v) for k, v in SEEDS.items()}
+    out["record"] = [_record_seed()]
+    out["board"] = [_board_seed()]
+    out["calibration"] = [_calibration_seed()]
+    return out
+
+
+def mutate(text, rng):
+    """One mutation of text (or a random text when rng says so)."""
+    how = rng.randrange(9)
+    if not text or how == 0:
+        return "".join(
+            rng.choice(ODD + list("abcdefgh0123456789=,./:- ")) for _ in range(rng.randrange(1, 40))
+        )
+    i = rng.randrange(len(text))
+    if how == 1:
+        return text[:i] + rng.choice(ODD) + text[i + 1 :]
+    if how == 2:
+        return text[:i] + rng.choice(ODD) + text[i:]
+    if how == 3:
+        j = min(len(text), i + rng.randrange(1, 8))
+        return text[:i] + text[j:]
+    if how == 4:
+        j = min(len(text), i + rng.randrange(1, 12))
+        return text[:i] + text[i:j] * rng.randrange(2, 4) + text[j:]
+    if how == 5:
+        words = text.split(" ")
+        a, b = rng.randrange(len(words)), rng.randrange(len(words))
+        words[a], words[b] = words[b], words[a]
+        return " ".join(words)
+    if how == 6:
+        return text[:i] + chr(rng.randrange(32, 0x3000)) + text[i + 1 :]
+    if how == 7:
+        digits = [k for k, ch in enumerate(text) if "0" <= ch <= "9"]
+        if digits:
+            k = rng.choice(digits)
+            return text[:k] + rng.choice(["\u00b2", "\u0664", "99999999999", "-1", "0"]) + text[k + 1 :]
+        return text + rng.choice(ODD)
+    return text[: rng.randrange(len(text) + 1)]
+
+
+def cases(name, count, rng, pool):
+    """count inputs for one entry point: mutations of mutations of its seeds."""
+    out = []
+    for _ in range(count):
+        text = rng.choice(pool)
+        for _ in range(rng.randrange(1, 4)):
+            text = mutate(text, rng)
+        out.append(text)
+    return out
+
+
+def run(count=500, seconds=None, seed=1, slow_s=5.0, names=None):
+    """Fuzz each entry point with `count` inputs (or for `seconds` in all); returns
+    ({name: cases tried}, [(name, input, error)])."""
+    rng = random.Random(seed)
+    points = entry_points()
+    pools = seeds()
+    tried = {name: 0 for name in points if names is None or name in names}
+    failures = []
+    end = time.monotonic() + seconds if seconds else None
+    while True:
+        for name in tried:
+            batch = cases(name, 50 if end else count, rng, pools[name])
+            for text in batch:
+                started = time.monotonic()
+                try:
+                    points[name](text)
+                except LudusError:
+                    pass
+                except Exception as exc:  # anything but the project's own error is a defect
+                    failures.append((name, text, "%s: %s" % (type(exc).__name__, exc)))
+                took = time.monotonic() - started
+                if took > slow_s:
+                    failures.append((name, text, "took %.1f s" % took))
+                tried[name] += 1
+        if end is None or time.monotonic() > end:
+            return tried, failures
+
+
+DEVICE_POINTS = ("position", "ludo move", "checkers move", "rule set", "checkers options")
+
+
+def corpus(count=60, seed=1):
+    """Inputs for the device-side parsers, for tests/firmware/fuzz_corpus.json (replayed under
+    MicroPython by tests/firmware/test_fuzz_corpus.py)."""
+    rng = random.Random(seed)
+    pools = seeds()
+    # each input cut to 160 characters (a 5000-digit number keeps 160 of them): the corpus is read
+    # whole into a 160K heap
+    return {name: [t[:160] for t in cases(name, count, rng, pools[name])] for name in DEVICE_POINTS}
+
+
+def add_arguments(parser):
+    parser.add_argument("--cases", type=whole(1, 10**7), default=500, help="inputs per entry point (500)")
+    parser.add_argument("--seconds", type=whole(1, 10**6), help="fuzz for this long instead")
+    parser.add_argument("--seed", type=whole(0, 2**31 - 1), default=1, help="the random seed (1)")
+    parser.add_argument("--save-corpus", metavar="FILE", help="write the device-side corpus to FILE and stop")
+
+
+def main(args):
+    if args.save_corpus:
+        from ludus_host.paths import write_atomically
+
+        write_atomically(
+            args.save_corpus, json.dumps(corpus(seed=args.seed), indent=0, ensure_ascii=True) + "\n"
+        )
+        print(args.save_corpus)
+        return 0
+    tried, failures = run(args.cases, args.seconds, args.seed)
+    for name, n in tried.items():
+        print("%-16s %7d cases" % (name, n))
+    for name, text, error in failures[:50]:
+        print("FAIL %s: %s on %r" % (name, error, text[:200]), file=sys.stderr)
+    print("%d cases, %d failures" % (sum(tried.values()), len(failures)))
+    return 1 if failures else 0
