@@ -343,6 +343,19 @@ def test_calibration_json_errors():
         ('{"format": "ludus-calibration", "version": 1, "channels": [[1]]}', "channel 0"),
         ('{"format": "ludus-calibration", "version": 1, "channels": [[0, 5000], [0, 70000]]}', "channel 1"),
         ('{"format": "ludus-calibration", "version": 1, "channels": [[0, 5000], [0, 10]]}', "channel 1"),
+        # found by `ludus fuzz` (issue 10): null or text where a whole number belongs was a TypeError
+        (
+            '{"format": "ludus-calibration", "version": 1, "min_gap": null, "channels": [[0, 5000]]}',
+            "min_gap",
+        ),
+        (
+            '{"format": "ludus-calibration", "version": 1, "hysteresis_pct": "x", "channels": [[0, 5000]]}',
+            "hysteresis",
+        ),
+        (
+            '{"format": "ludus-calibration", "version": 1, "min_gap": 1e308, "channels": [[0, 5000]]}',
+            "min_gap",
+        ),
     ):
         exc = support.raises(ConfigError, Calibration.from_json, text)
         assert word in support.message_of(exc), (text, support.message_of(exc))

@@ -35,12 +35,17 @@ class Calibration:
     VERSION = 1
 
     def __init__(self, channel_count, min_gap=DEFAULT_MIN_GAP, hysteresis_pct=DEFAULT_HYSTERESIS_PCT):
-        if channel_count <= 0:
-            raise ConfigError("channel_count must be positive, not %r" % (channel_count,))
-        if not 0 <= hysteresis_pct < 100:
+        # whole numbers only (a calibration file may hold anything: null, text, 1e308)
+        if not isinstance(channel_count, int) or not 0 < channel_count <= 4096:
+            raise ConfigError("channel_count must be 1..4096, not %r" % (channel_count,))
+        if (
+            not isinstance(hysteresis_pct, int)
+            or isinstance(hysteresis_pct, bool)
+            or not 0 <= hysteresis_pct < 100
+        ):
             raise ConfigError("hysteresis_pct %r out of range 0..99" % (hysteresis_pct,))
-        if min_gap < 1:
-            raise ConfigError("min_gap must be at least 1, not %r" % (min_gap,))
+        if not isinstance(min_gap, int) or isinstance(min_gap, bool) or not 1 <= min_gap <= 65535:
+            raise ConfigError("min_gap must be a whole number 1..65535, not %r" % (min_gap,))
         self.channel_count = channel_count
         self.min_gap = min_gap
         self.hysteresis_pct = hysteresis_pct
