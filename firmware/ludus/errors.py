@@ -27,3 +27,10 @@ class StateError(LudusError):
     """A call that the object's state does not allow, or a broken invariant: rolling dice a loaded record
     no longer has, revealing a seed that is not there, a move table that names no move. A program's
     mistake rather than the player's; the message says which state was wrong."""
+
+
+def ascii_digits(text, most):
+    """True if text is 1..most of the ASCII digits 0-9: the one check every parser of numbers makes
+    first (CPython's str.isdigit() and int() also take '²' and '٤'; the bound keeps int() from reading a
+    5,000-digit number). The encoded length equals the length only for ASCII text."""
+    return 0 < len(text) <= most and text.isdigit() and len(text.encode()) == len(text)

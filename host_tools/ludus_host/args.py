@@ -6,10 +6,13 @@ import argparse
 import math
 import os
 
+from ludus.errors import ascii_digits
+
 
 def is_digits(text, max_digits=9):
-    """True if text is 1..max_digits ASCII digits (str.isdigit() also takes '²' and '٤')."""
-    return bool(text) and len(text) <= max_digits and all("0" <= ch <= "9" for ch in text)
+    """True if text is 1..max_digits ASCII digits (str.isdigit() also takes '²' and '٤'): the
+    firmware's own check, ludus.errors.ascii_digits."""
+    return ascii_digits(text, max_digits)
 
 
 def whole(low=0, high=10**9):

@@ -58,3 +58,12 @@ def test_board_seat_entries_take_ascii_digits_only():
     assert len(faults) == 1 and faults[0].startswith("seats[0].entry must be a track place t0..t51, found"), (
         faults
     )
+
+
+def test_the_shared_reader_takes_ascii_digits_within_a_length():
+    from ludus.errors import ascii_digits
+
+    assert ascii_digits("0", 1) and ascii_digits("123456789", 9)
+    assert not ascii_digits("", 9) and not ascii_digits("1234567890", 9)
+    for odd in ODD_DIGITS + ("-1", "+1", " 1", "1 ", "1.0", "1e3"):
+        assert not ascii_digits(odd, 9), odd

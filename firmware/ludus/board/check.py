@@ -28,7 +28,7 @@ from ludus.board.places import (
     start_square,
 )
 from ludus.board.power import DEFAULT_BUDGET_MA
-from ludus.errors import BoardDefinitionError
+from ludus.errors import BoardDefinitionError, ascii_digits
 
 
 def _is_int(v):
@@ -595,12 +595,7 @@ def _check_seats(game, seats, faults):
             faults.append("seats[%d].start must be %s, found %r" % (s, start, seat.get("start")))
         entry = seat.get("entry")
         number = entry[1:] if isinstance(entry, str) and entry[:1] == "t" else ""
-        if (
-            not number.isdigit()
-            or len(number.encode()) != len(number)
-            or len(number) > 3
-            or int(number) >= track
-        ):
+        if not ascii_digits(number, 3) or int(number) >= track:
             faults.append("seats[%d].entry must be a track place t0..t%d, found %r" % (s, track - 1, entry))
 
 

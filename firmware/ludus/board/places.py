@@ -6,7 +6,7 @@ Board place ids follow a canonical order: for checkers the holes h0..h120; for L
 t0..t{L-1}, then per colour (green, yellow, red, blue) its column squares c0.., its base and (52 and 56
 boards) its home zone."""
 
-from ludus.errors import BoardDefinitionError
+from ludus.errors import BoardDefinitionError, ascii_digits
 from ludus.runtime import const
 
 FORMAT = "ludus-board/1"
@@ -66,12 +66,7 @@ def place_spec(game, pid):
 def _number_after(name, prefix, limit):
     # the n of prefix + str(n) written canonically (no sign or leading zero), if below limit; else None
     digits = name[len(prefix) :]
-    if (
-        not name.startswith(prefix)
-        or not digits.isdigit()
-        or len(digits.encode()) != len(digits)
-        or len(digits) > 3
-    ):
+    if not name.startswith(prefix) or not ascii_digits(digits, 3):
         return None
     if len(digits) > 1 and digits[0] == "0":
         return None

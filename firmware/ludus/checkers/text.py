@@ -15,7 +15,7 @@ from ludus.checkers.geometry import (
     adjacent,
 )
 from ludus.checkers.moves import ALL_HOLES, MAX_COUNT, NO_HOLES, PASS_TEXT
-from ludus.errors import ConfigError, NotationError
+from ludus.errors import ConfigError, NotationError, ascii_digits
 
 _FLAG_OPTIONS = ("noparking", "locked", "antispoil", "super")
 _DIGITS = "0123456789"
@@ -25,11 +25,8 @@ def whole_number(text):
     """The value of `text` if it is a whole number in ASCII digits without leading zeros (other
     scripts' digits, signs and spaces are refused), else -1. More than 9 digits give MAX_COUNT + 1, so
     huge numbers are refused by a range check instead of becoming big integers."""
-    if not text or (text[0] == "0" and len(text) > 1):
+    if not ascii_digits(text, len(text)) or (text[0] == "0" and len(text) > 1):
         return -1
-    for ch in text:
-        if ch not in _DIGITS:
-            return -1
     if len(text) > 9:
         return MAX_COUNT + 1
     return int(text)

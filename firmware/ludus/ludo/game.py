@@ -12,7 +12,7 @@ import sys
 
 import ludus.ludo.gen as ludo_gen
 import ludus.ludo.turn as ludo_turn
-from ludus.errors import ConfigError, NotationError
+from ludus.errors import ConfigError, NotationError, ascii_digits
 from ludus.ludo.geometry import BASE, COLOURS, LETTERS, geometry
 from ludus.ludo.moves import (  # noqa: F401 - the move kinds and phases, re-exported for callers
     CHOICE,
@@ -380,7 +380,7 @@ def start_position(spec, seats=None):
         rules = spec
     else:
         rules_text, slash, count = spec.rpartition("/")
-        if slash and count.isdigit() and len(count.encode()) == len(count) == 1:
+        if slash and ascii_digits(count, 1):
             n = int(count)
         elif seats is None or slash:
             raise NotationError("ludo start %r: expected PRESET/PLAYERS, like classic/4" % spec)

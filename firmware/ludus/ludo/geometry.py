@@ -1,6 +1,8 @@
 """Ludo board geometry: the logical place names of docs/architecture.md and the lookup tables the
 rules core uses (track squares per seat, safe squares, stars, arrows), built once per rule set."""
 
+from ludus.errors import ascii_digits
+
 COLOURS = ("green", "yellow", "red", "blue")
 LETTERS = "gyrb"
 BASE = -1  # token position code of a token in its base
@@ -92,7 +94,7 @@ class Track:
             if text[:1] != "c":
                 return -2
         head, num = text[:1], text[1:]
-        if head not in ("t", "c") or not num.isdigit() or len(num.encode()) != len(num) or len(num) > 3:
+        if head not in ("t", "c") or not ascii_digits(num, 3):
             return -2
         if len(num) > 1 and num[0] == "0":
             return -2

@@ -1,7 +1,7 @@
 """Ludo moves: the move value type, its text, and the constants the rules core and its notation
 share (move kinds, phases, reasons a move is illegal)."""
 
-from ludus.errors import NotationError
+from ludus.errors import NotationError, ascii_digits
 from ludus.ludo.geometry import COLOURS, track
 
 # move kinds
@@ -187,6 +187,6 @@ def _parse_roll(text, what):
     if text.endswith("e"):
         flag = ENTRY_FLAG
         text = text[:-1]
-    if not text.isdigit() or len(text.encode()) != len(text) or len(text) > 2 or not 1 <= int(text) <= 12:
+    if not ascii_digits(text, 2) or not 1 <= int(text) <= 12:
         raise NotationError("%s: roll %r is not a die value" % (what, text))
     return int(text) | flag

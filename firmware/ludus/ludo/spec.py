@@ -4,7 +4,7 @@ written as text, and on MicroPython dropped again right after (ludus.ludo.rules.
 tables do not stay in the engine's heap while a game runs. It builds rule sets of the class it is given
 (ludus.ludo.rules.RuleSet, whose FIELDS name every option), so it never imports the rules module."""
 
-from ludus.errors import ConfigError, NotationError
+from ludus.errors import ConfigError, NotationError, ascii_digits
 
 # Each option's kind: b yes/no (1/0), i a whole number, l small numbers joined by dots (5.6), or its
 # choices joined by |. One string, searched by name (" NAME:KIND ").
@@ -62,14 +62,14 @@ def parse_value(name, text):
         raise ConfigError("rule option %s=%s: expected 1 or 0" % (name, text))
     if k == "i":
         # digits 0-9 only (CPython's int() also reads other scripts' digits), and a bounded length
-        if not text.isdigit() or len(text.encode()) != len(text) or len(text) > 4:
+        if not ascii_digits(text, 4):
             raise ConfigError("rule option %s=%s: expected a whole number in digits 0-9" % (name, text))
         return int(text)
     if k == "l":
         if text in ("", "-"):
             return ()
         for x in text.split("."):
-            if not x.isdigit() or len(x.encode()) != len(x) or len(x) > 2:
+            if not ascii_digits(x, 2):
                 raise ConfigError(
                     "rule option %s=%s: expected numbers joined by dots, like 5.6" % (name, text)
                 )

@@ -1,7 +1,7 @@
 """Ludo text forms: the position notation (`ludo RULES key=value ...`) and reading moves back from text.
 Loaded by the LudoGame methods that need it; the explanations of errors are in ludus.ludo.why."""
 
-from ludus.errors import ConfigError, IllegalMoveError, NotationError
+from ludus.errors import ConfigError, IllegalMoveError, NotationError, ascii_digits
 from ludus.ludo.geometry import COLOURS, LETTERS
 from ludus.ludo.moves import (
     CHOICE,
@@ -148,7 +148,7 @@ def _letters(text, what):
 
 
 def _small(key, text):
-    if not text.isdigit() or len(text.encode()) != len(text) or len(text) > 9:
+    if not ascii_digits(text, 9):
         raise NotationError("%s=%s: expected a number in digits 0-9" % (key, text))
     return int(text)
 

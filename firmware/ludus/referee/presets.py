@@ -1,7 +1,7 @@
 """Game presets and the adapter each needs: the small factory that reads a preset such as ludo/danish/4
 and loads only that game's adapter (ludus.referee.checkers or ludus.referee.ludo)."""
 
-from ludus.errors import ConfigError
+from ludus.errors import ConfigError, ascii_digits
 
 
 def split_preset(preset):
@@ -13,7 +13,7 @@ def split_preset(preset):
         return family, ""
     if family == "ludo":
         rules, slash, n = rest.rpartition("/")
-        if slash and n.isdigit() and len(n.encode()) == len(n) == 1:
+        if slash and ascii_digits(n, 1):
             rest = rules
         if not rest:
             raise ConfigError("ludo preset %r: name a rule set, like ludo/classic/4" % preset)
