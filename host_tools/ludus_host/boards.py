@@ -368,10 +368,10 @@ def referee_checks(board, source):
     LEDs its light scene cannot drive within the current budget. (The scene is made exactly as the
     referee makes it.)"""
     from ludus.errors import ConfigError
-    from ludus.referee.core import Referee
+    from ludus.referee.core import default_scene
 
     try:
-        Referee._default_scene(None, board)  # type: ignore[arg-type]  # (it reads only the board)
+        default_scene(board)
     except ConfigError as exc:
         raise BoardDefinitionError("%s: the referee would refuse it: %s" % (source, exc)) from None
 

@@ -17,7 +17,7 @@ import time
 
 from ludus.errors import LudusError
 
-from ludus_host.args import whole
+from ludus_host.args import output_file, whole
 
 ODD = [
     "\u00b2",
@@ -238,7 +238,12 @@ def add_arguments(parser):
     parser.add_argument("--cases", type=whole(1, 10**7), default=500, help="inputs per entry point (500)")
     parser.add_argument("--seconds", type=whole(1, 10**6), help="fuzz for this long instead")
     parser.add_argument("--seed", type=whole(0, 2**31 - 1), default=1, help="the random seed (1)")
-    parser.add_argument("--save-corpus", metavar="FILE", help="write the device-side corpus to FILE and stop")
+    parser.add_argument(
+        "--save-corpus",
+        metavar="FILE",
+        type=output_file,
+        help="write the device-side corpus to FILE and stop",
+    )
 
 
 def main(args):

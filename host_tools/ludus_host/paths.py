@@ -47,21 +47,12 @@ def tool(name):
     return found
 
 
-def write_atomically(path, data):
-    """Write text or bytes to path through a temporary file in the same folder, renamed into place once
-    complete: an interrupt or a full disk leaves the old file (or none), never a partial one."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def write_atomically(path, text):
+    """Write text to path whole or not at all (AtomicWriter, committed at once). OSError if the folder
+    cannot be written."""
+    with AtomicWriter(path, raise_os_error=True) as writer:
+        writer.write(text)
+        writer.commit()
 
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024  # far above any script, record or board file: a bound, not a limit met
@@ -94,12 +85,14 @@ class AtomicWriter:
     cannot be written fails at once, before any work), renamed over the target by commit(), removed by
     discard() or when an error or an interrupt leaves the with block."""
 
-    def __init__(self, path, what="file"):
+    def __init__(self, path, what="file", raise_os_error=False):
         self.path = path
         folder = os.path.dirname(os.path.abspath(path))
         try:
             fd, self.tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
         except OSError as exc:
+            if raise_os_error:
+                raise
             raise NotationError("cannot write %s %s: %s" % (what, path, exc.strerror or exc)) from None
         self.file = os.fdopen(fd, "w", encoding="utf-8")
 

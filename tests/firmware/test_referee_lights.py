@@ -8,6 +8,7 @@ in test_referee_lights_ludo.py (a board is one game's board: each runs in its ow
 import gc
 
 import support
+from ludus.referee.core import default_scene
 from random_play import finish_move, rng
 from referee_rig import Rig
 
@@ -28,7 +29,7 @@ class Checked:
         self.compose(r)
         self.seen.add((r.phase, r.situation if r.phase == 1 else 0))
         live = r.scene
-        fresh = r._default_scene(r.board)
+        fresh = default_scene(r.board)
         table = r.table
         ends = getattr(table, "ends", None)  # the move ends the lights keep with a table
         if ends is not None:

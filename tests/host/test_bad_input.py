@@ -71,6 +71,11 @@ BAD = [
     (["verify", "/dev/zero"], ["larger than", "not a record"]),
     (["verify", "{d}/binary.bin"], ["not UTF-8"]),
     (["nosuch"], ["invalid choice"]),
+    (["moves", "ludo/classic/\u00b2"], ["classic/\u00b2"]),
+    (["fuzz", "--cases", "0"], ["--cases", "1..10000000"]),
+    (["fuzz", "--save-corpus", "{d}/no/such/corpus.json"], ["--save-corpus", "does not exist"]),
+    (["bench", "--json", "{d}"], ["--json", "is a folder"]),
+    (["bench", "--ludopy-games", "\u0664"], ["--ludopy-games", "digits 0-9"]),
 ]
 
 

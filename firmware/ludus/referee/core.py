@@ -89,7 +89,7 @@ class Referee(RefereeJudge, RefereeFlow):
             )
         self.occ = occupancy
         if scene is None:
-            scene = self._default_scene(board)
+            scene = default_scene(board)
         self._compose = None
         if scene is not False:
             from ludus.referee.lights import compose
@@ -159,20 +159,6 @@ class Referee(RefereeJudge, RefereeFlow):
         self._clock_seat = -1
         self._clock_turns = -1
         self.auto_move = None  # the move the clock chose, for the players to carry out
-
-    def _default_scene(self, board):
-        from ludus.light.scene import LightScene
-
-        scene = LightScene(
-            board.led_count,
-            budget_ma=board.led_budget_ma(),
-            die_faces=board.die_faces,
-            ma_per_channel=board.ma_per_channel,
-            idle_ma_per_led=int(board.idle_ma + 0.5),
-        )
-        if len(board.die_pip_leds):
-            scene.set_die_leds(board.die_pip_leds)
-        return scene
 
     # ---- the per-tick entry point -----------------------------------------------------------------
 
@@ -310,3 +296,20 @@ class Referee(RefereeJudge, RefereeFlow):
             d["situation"] = SITUATION_NAMES[self.situation]
             d["turn"] = self.game.turn
         return d
+
+
+def default_scene(board):
+    """The light scene the referee makes for a board when it is given none (also what the host's board
+    validator tries, so it refuses what the referee would). ConfigError if the LEDs cannot be driven."""
+    from ludus.light.scene import LightScene
+
+    scene = LightScene(
+        board.led_count,
+        budget_ma=board.led_budget_ma(),
+        die_faces=board.die_faces,
+        ma_per_channel=board.ma_per_channel,
+        idle_ma_per_led=int(board.idle_ma + 0.5),
+    )
+    if len(board.die_pip_leds):
+        scene.set_die_leds(board.die_pip_leds)
+    return scene
