@@ -21,8 +21,11 @@ from ludus_host.paths import FIRMWARE, tool
 
 def compile_package(out_dir, march="x64"):
     """Compile every file of firmware/ludus into OUT_DIR/ludus/*.mpy (architecture MARCH: x64 for the
-    unix port, armv6m for a Pico; viper code needs the right one). Source names are stored relative
-    (-s ludus/x.py), so heap use does not depend on where the checkout lives. Returns OUT_DIR."""
+    unix port, armv6m for a Pico; viper code needs the right one). Each file's source name is stored as
+    its module's dotted name (-s ludus.ludo.moves; tracebacks read `File "ludus.ludo.moves", line 12`):
+    the interpreter interns that name anyway when it imports the module, so a file path would be one
+    more name in the never-freed qstr pool per module (docs/architecture.md, "Interned names"), and heap
+    use does not depend on where the checkout lives. Returns OUT_DIR."""
     shutil.rmtree(os.path.join(out_dir, "ludus"), ignore_errors=True)
     for folder, _dirs, files in sorted(os.walk(os.path.join(FIRMWARE, "ludus"))):
         for name in sorted(files):
@@ -31,8 +34,11 @@ def compile_package(out_dir, march="x64"):
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, FIRMWARE)
             target = os.path.join(out_dir, rel[:-3] + ".mpy")
+            module = rel[:-3].replace(os.sep, ".")
+            if module.endswith(".__init__"):
+                module = module[: -len(".__init__")]
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            cmd = [tool("mpy-cross"), "-march=" + march, "-s", rel, "-o", target, path]
+            cmd = [tool("mpy-cross"), "-march=" + march, "-s", module, "-o", target, path]
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise RuntimeError("mpy-cross refused %s:\n%s" % (rel, proc.stderr.strip()))
