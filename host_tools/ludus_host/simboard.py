@@ -321,8 +321,9 @@ class Simulator:
                 entry.append(_colour_name(colour))
             lit.append(entry)
         item = {"frame": ref.describe(), "lights": lit}
-        if ref.die_value and ref.phase == 1:
-            item["die"] = ref.die_value
+        shown = ref.scene.die_shown() if ref.phase == 1 else []
+        if shown:
+            item["die"] = shown
         if self.frames == "full":
             item["grb"] = self.frame.hex()
         return self._out(item)

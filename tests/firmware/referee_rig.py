@@ -336,8 +336,17 @@ class Rig:
         assert self.lights, "this rig runs without lights"
         import ludus.light.palette as palette
 
-        got = self.referee.scene.meaning_at(self.board.led_of_cell[self.cell(name)])
+        got = self.referee.scene.meaning_at(self.led(name))
         return got == getattr(palette, meaning.upper().replace(" ", "_"))  # "capture victim": CAPTURE_VICTIM
+
+    def led(self, name):
+        """The LED of a cell or place name, or of an indicator: turn.K, waiting.K (K from 0)."""
+        dot = name.find(".")
+        role = name[:dot]
+        if role in ("turn", "waiting"):
+            leds = self.board.turn_leds if role == "turn" else self.board.waiting_leds
+            return leds[int(name[dot + 1 :])]
+        return self.board.led_of_cell[self.cell(name)]
 
     def moves(self):
         return list(self.referee.record.actions)

@@ -213,6 +213,14 @@ class LightScene:
         """The colour id LED `led` is drawn in (0 when dark)."""
         return self._ink_colour[self._led_ink[led]]
 
+    def die_shown(self):
+        """What the die display shows: [] (nothing), [value], or the waiting rolls taking turns."""
+        buf = self._buf
+        n = buf[_WAITING_COUNT]
+        if n > 1:
+            return list(buf[_WAITING : _WAITING + n])
+        return [buf[_DIE_VALUE]] if buf[_DIE_VALUE] else []
+
     def set_die_leds(self, leds):
         """The LED indices of the die display. Seven LEDs are pips in DIE_FACES order (top-left,
         top-right, mid-left, centre, mid-right, bottom-left, bottom-right); any other number is a bar

@@ -144,6 +144,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self.missing = []
         self.unexpected = []
         self.pairs = []
+        self.guide = None  # the steps of an undo that must keep colours apart (ludus.referee.flow)
         self.chain_at = -1
         self.chain_next = ()  # type: ignore[assignment]  # a list during a jump chain
         self.die_value = 0

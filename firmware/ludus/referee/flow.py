@@ -77,6 +77,7 @@ class RefereeFlow:
         self.phase = PLAY
         self.die_value = 0
         self.die_seat = -1
+        self._dirty = True  # restored between ticks: the next tick recomposes (no setup lights left on)
         if restored:
             self._event("restored", start=start, actions=len(record.actions))
         else:
@@ -226,6 +227,7 @@ class RefereeFlow:
         if k == 0 or roll_values(acts[k - 1]) is not None:
             self._event("refused", reason="nothing to undo: no move since the last roll")
             return
+        table = bytearray(self.exp_sat) if self.situation == S_IDLE else None  # what stands on the table
         while len(acts) >= k:
             text = acts.pop()
             game.pop()
@@ -238,7 +240,61 @@ class RefereeFlow:
         nd = diff_places(self.sensed, self.exp_sat, self._diffs)
         if nd:
             self.situation = S_UNDO
-            self._show_difference(self._diffs, False)
+            if table is not None:
+                self._guide_undo(table, game.parse_move(text))
+            if self.guide is None or not self._guide_step():
+                self._show_difference(self._diffs, False)
+
+    def _guide_undo(self, table, move):
+        # Undoing a capture swaps colours on the capture square, which presence sensors cannot see: the
+        # mover goes back first, then each victim from its base, one step lit at a time (docs/referee.md,
+        # "Undo"). guide: (from, to, the counts before the step) per step; the counts after the last
+        # step are the position's. Left None for a move without victims, or when the steps do not lead
+        # to the position (stacks the sensors cannot count): the plain difference is shown instead.
+        frm, to, path, victims = self.adapter.ends(self.game, move)
+        self.guide = None
+        if not victims or frm < 0:
+            return
+        steps = [(to, frm)]
+        for v, base in victims:
+            steps.append((base, v))
+        guide = []
+        cap = self.cap
+        for u, m in steps:
+            if table[u] == 0:
+                return
+            guide.append((u, m, bytearray(table)))
+            table[u] -= 1
+            if table[m] < cap[m]:
+                table[m] += 1
+            if table == guide[-1][2]:
+                return  # a step the sensors would not see
+        if table == self.exp_sat:
+            self.guide = guide
+
+    def _guide_step(self):
+        # The guided step the board is at, or part way through (only its two places differ from the
+        # counts before it, each at its count before or after): lit as the one pair to move. False when
+        # the board has left the guide's path (the plain difference is shown).
+        s = self.sensed
+        guide = self.guide
+        k = len(guide)
+        after = self.exp_sat
+        while k:
+            k -= 1
+            u, m, before = guide[k]
+            at = True
+            for p in range(self.place_count):
+                if s[p] != before[p] and not ((p == u or p == m) and s[p] == after[p]):
+                    at = False
+                    break
+            if at:
+                self.pairs = [(u, m)]
+                self.unexpected = [u]
+                self.missing = [m]
+                return True
+            after = before
+        return False
 
     # ---- the saved state --------------------------------------------------------------------------
 

@@ -34,7 +34,8 @@ def _evaluate(self):
         _reset_move(self)
         return
     if was == _S_UNDO:
-        self._show_difference(diffs, False)
+        if self.guide is None or not self._guide_step():
+            self._show_difference(diffs, False)
         self.situation = _S_UNDO
         return
     seen = self.seen
@@ -102,6 +103,7 @@ def _commit(self, move):
     text = move.text()  # (str(move) would copy it once more on MicroPython)
     self.record.record_move(text)
     game.push(move)
+    self.die_value = 0  # the roll is used: the die shows what still waits (ludus.referee.lights)
     self.events.append({"seat": seat, "move": text, "event": "move"})
     _position_changed(self, move)
     if self.phase == _PLAY and self.sensed != self.exp_sat:  # (equal: idle, as it was just reset)
@@ -180,6 +182,7 @@ def _pass_if_forced(self):
 
 def _reset_move(self):
     self.seen[:] = self._zeros
+    self.guide = None
     self.situation = _S_IDLE
     self.pending = None
     self.choices = None

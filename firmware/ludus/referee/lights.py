@@ -180,23 +180,22 @@ def _compose_other(r, sit):
 
 
 def _compose_die(r, sc, game, seats):
-    if r.die_value:
-        _show_die(r, game, seats)
+    # The die shows the rolls still to play (after a power cut too, and an undo brings a roll back);
+    # with none waiting, the last roll until a move uses it (a roll with no move shows what it was).
+    rolls = _waiting_rolls(game)
+    if rolls:
+        r.scene.set_die(rolls[0], rolls if len(rolls) > 1 else (), seats.colour[game.turn])
+    elif r.die_value:
+        seat = r.die_seat
+        r.scene.set_die(r.die_value, (), seats.colour[seat if seat >= 0 else game.turn])
     if game.phase == 0:
         put_many(sc, seats.waiting_leds, len(game.rolls), seats.waiting)
 
 
-def _show_die(r, game, seats):
-    seat = r.die_seat
-    if seat < 0:
-        seat = game.turn
-    r.scene.set_die(r.die_value, _waiting_rolls(game), seats.colour[seat])
-
-
 def _waiting_rolls(game):
-    # the rolls still to be used, for the die display to show in turn (none unless two or more)
+    # the die values still to be used in the play phase (a roll-off's rolls are the last roll's)
     rolls = game.rolls
-    if game.phase != 0 or len(rolls) < 2:
+    if game.phase != 0:
         return ()
     for v in rolls:
         if not 1 <= v <= 6:
@@ -256,7 +255,9 @@ def _compose_paths_and_captures(r, partials):
             if bases is None:
                 bases = {}
             for v, base in victims:
-                _mark(r, v, palette.CAPTURE_VICTIM)
+                # once a piece is off the victim's square, it is the destination again, not "take it off"
+                if r.sensed[v] >= r.exp_sat[v]:
+                    _mark(r, v, palette.CAPTURE_VICTIM)
                 bases[base] = bases.get(base, 0) + 1
     if bases:
         for base in bases:
