@@ -43,6 +43,15 @@ def problem(game):
             n = sum(1 for gi in range(s * 4, s * 4 + 4) if game.pos[gi] == L + k)
             if n > 1 and (not rules.share or not geo.has_home):
                 return "%d tokens on %s.c%d, which holds one" % (n, COLOURS[s], k)
+    if rules.capture_before_home:
+        for gi in range(16):
+            s = gi >> 2
+            if game.pos[gi] >= L and not (game.captured >> s) & 1:
+                return "%s.%d is past its turn-off, but %s has not captured (captured=): a capture comes first" % (
+                    COLOURS[s],
+                    gi & 3,
+                    COLOURS[s],
+                )
     if game.turn not in game.seats:
         return "turn %s is not playing" % COLOURS[game.turn]
     last = game.placed[-1] if game.phase == OVER and game.placed else -1
