@@ -50,7 +50,7 @@ def test_a_restored_position_shows_play_lights_without_any_change():
     rig.fill(rig.referee.adapter.position(notation))
     rig.settle()
     assert rig.referee.phase == 0
-    assert rig.lit("t2", "unexpected")
+    assert rig.referee.scene.meaning_at(rig.led("t2"))  # a setup light: not a start
     rig.start_at(notation)
     rig.run(2000)
     assert rig.referee.describe() == {"phase": "play", "situation": "idle", "turn": 0}
@@ -116,3 +116,56 @@ def test_undoing_a_capture_off_the_guide_shows_the_plain_difference():
     rig.lift("red.base")  # the victim first, against the guide: every difference lit
     assert rig.situation() == "undo"
     assert rig.lit("t2", "missing") or rig.lit("t2", "move to")
+
+
+def test_neighbouring_bases_are_refused_with_the_base_to_use():
+    from ludo_scenes import bases_filled
+
+    rig = bases_filled("ludo/classic", ("green", "blue"))
+    assert rig.referee.phase == 0
+    refused = rig.take("refused")
+    assert len(refused) == 1, refused
+    reason = refused[0]["reason"]
+    assert "ludo/classic/2" in reason and "blue.base to red.base" in reason, reason
+    assert rig.lit("red.base.0", "move to")
+    assert not rig.lit("green.base.0", "player")  # green and blue cannot play together: not "taking part"
+    rig.press()
+    assert rig.take("refused")  # a press says it again
+    for _ in range(4):
+        rig.move("blue.base", "red.base")
+    assert rig.take("new_game")[0]["start"] == "ludo/classic/2"
+
+
+def test_ignoring_a_compulsory_capture_names_the_rule_and_lights_the_capture():
+    rig = at("ludo danish seats=gr turn=g rolls=2 g=t14,t30,base,base r=t32,base,base,base")
+    rig.move("t14", "t16")
+    assert rig.situation() == "illegal"
+    ev = rig.take("illegal")[0]
+    assert "compulsory capture" in ev["reason"] and "2 green.1 t30-t32 x red.0" in ev["reason"], ev
+    assert rig.lit("t16", "illegal") and rig.lit("t14", "way back")
+    assert rig.lit("t32", "capture victim")
+    rig.move("t16", "t14")
+    assert rig.situation() == "idle"
+
+
+def test_an_illegal_move_carries_the_engines_reason():
+    rig = at("ludo classic seats=gr turn=g rolls=3 g=t2,base,base,base r=t30,base,base,base")
+    rig.move("t2", "t4")
+    ev = rig.take("illegal")[0]
+    assert ev["reason"] == "3 green.0 t2-t4: with 3 this token goes to t5", ev
+
+
+def test_a_press_that_does_nothing_is_refused_with_a_cue():
+    rig = at("ludo classic seats=gr turn=g rolls=3 g=t2,base,base,base r=t30,base,base,base")
+    rig.lift("t2")
+    rig.tick(1)  # SHORT_PRESS, then look at once
+    assert rig.take("refused")[0]["reason"].startswith("a move is under way")
+    rig.tick()
+    assert rig.lit("turn.0", "illegal")
+    rig.run(700)
+    assert rig.lit("turn.0", "turn")
+    rig.place("t2")
+    rig.place("t40")  # a stray piece: a mismatch, no roll owed
+    rig.take()
+    rig.press()
+    assert rig.take("refused")[0]["reason"].startswith("put the board right")

@@ -47,10 +47,13 @@ def problem(game):
         for gi in range(16):
             s = gi >> 2
             if game.pos[gi] >= L and not (game.captured >> s) & 1:
-                return "%s.%d is past its turn-off, but %s has not captured (captured=): a capture comes first" % (
-                    COLOURS[s],
-                    gi & 3,
-                    COLOURS[s],
+                return (
+                    "%s.%d is past its turn-off, but %s has not captured (captured=): a capture comes first"
+                    % (
+                        COLOURS[s],
+                        gi & 3,
+                        COLOURS[s],
+                    )
                 )
     if game.turn not in game.seats:
         return "turn %s is not playing" % COLOURS[game.turn]

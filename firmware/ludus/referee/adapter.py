@@ -39,6 +39,21 @@ class GameAdapter:
         take it from ends() of the move)."""
         return self.ends(game, key)
 
+    def why(self, game, frm, to):
+        """Why the mover's piece may not go from place frm to place to: (the engine's reason, the moves
+        a rule forces instead, to be lit). The text of the move is the game's own notation."""
+        from ludus.errors import LudusError
+
+        try:
+            game.parse_move(self.move_text(game, frm, to))
+        except LudusError as exc:
+            return str(exc), ()
+        return "", ()
+
+    def move_text(self, game, frm, to):
+        """The move from place frm to place to, written as the game writes moves."""
+        return "%s-%s" % (game.place_names[frm], game.place_names[to])
+
     def changes(self, game, move):
         """(place, delta) pairs of a move (see ludus.referee.infer.MoveTable)."""
         raise NotImplementedError

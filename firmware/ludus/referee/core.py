@@ -31,6 +31,7 @@ _S_IDLE = const(0)
 _S_MISMATCH = const(4)
 _S_UNDO = const(6)
 _SETUP = const(0)
+_CUE_MS = const(600)
 
 # what other layers import from here
 __all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
@@ -77,7 +78,6 @@ class Referee(RefereeJudge, RefereeFlow):
         places = self.places = board.bind(names)
         n = self.place_count = len(names)
         self.place_names = names
-        self._board_cells = board.cell_count
         self._place_of_cell = places.place_of_cell
         self._channel_of_cell = board.channel_of_cell
         analog = board.sensor_kind == "analog" if occupancy is None else occupancy.analog
@@ -118,7 +118,7 @@ class Referee(RefereeJudge, RefereeFlow):
             self._raw,
             self.sensed,
             self.cap,
-            self._board_cells,
+            board.cell_count,
         )
         self.expected = bytearray(n)
         self.exp_sat = bytearray(n)
@@ -138,19 +138,19 @@ class Referee(RefereeJudge, RefereeFlow):
         self.table = None  # self._table once loaded with the position's moves
         self._scratch = None  # a second table, to try a position after a pending move
         self.pending = None  # the move of S_PENDING
-        self.choices = None  # the moves of S_CONFIRM
-        self.choice = 0
+        self.choices = None  # the moves of S_CONFIRM; in setup, the starts that fit the board
+        self.choice = 0  # the one of them shown
         self.partials = None
         self.missing = []
         self.unexpected = []
         self.pairs = []
+        self.cue = 0  # 1: a refused press to show from the next tick; -1 - t: shown since tick time t
+        self.forced = ()  # S_ILLEGAL: the moves a rule forces instead, lit (their table keys)
         self.guide = None  # the steps of an undo that must keep colours apart (ludus.referee.flow)
         self.chain_at = -1
         self.chain_next = ()  # type: ignore[assignment]  # a list during a jump chain
         self.die_value = 0
         self.die_seat = -1
-        self.setup_choices = None  # several starts fit the board: the one shown is setup_choice
-        self.setup_choice = 0
         self._started = False
         self._dirty = True
         self.clock_ms = 0  # the turn clock (0: none); it runs from _clock_from for _clock_seat's turn
@@ -185,6 +185,13 @@ class Referee(RefereeJudge, RefereeFlow):
                 self._detect_start()
         if button:
             self._button(button)
+        cue = self.cue
+        if cue:  # a refusal's cue: the turn LED flashes "illegal" for _CUE_MS (docs/lights.md)
+            if cue > 0:
+                self.cue = -1 - now_ms  # shown since now (a small int on a Pico too: ticks < 2**30)
+            elif (now_ms + 1 + cue) & 0x3FFFFFFF >= _CUE_MS:
+                self.cue = 0
+                self._dirty = True
         if self.clock_ms and self.phase == _PLAY:
             self._clock(now_ms)
         if self._dirty:
@@ -213,7 +220,7 @@ class Referee(RefereeJudge, RefereeFlow):
         channel_of_cell = self._channel_of_cell
         src = self.occ.settled
         raw[:] = self._zeros
-        for i in range(self._board_cells):
+        for i in range(self.board.cell_count):
             raw[place_of_cell[i]] += src[channel_of_cell[i]]
         s = self.sensed
         s[:] = raw
@@ -226,6 +233,9 @@ class Referee(RefereeJudge, RefereeFlow):
     def _event(self, name, **fields):
         fields["event"] = name
         self.events.append(fields)
+        if name == "refused":
+            self.cue = 1  # (from the next tick on)
+            self._dirty = True
 
     # ---- the turn clock ---------------------------------------------------------------------------
 

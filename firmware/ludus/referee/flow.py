@@ -8,7 +8,7 @@ from ludus.dice import Dice
 from ludus.errors import StateError
 from ludus.record.actions import roll_values
 from ludus.record.game import GameRecord
-from ludus.referee.infer import diff_places
+from ludus.referee.infer import diff_places, pair_nearest
 from ludus.referee.judge import table_of
 from ludus.referee.states import (
     LONG_PRESS,
@@ -23,6 +23,18 @@ from ludus.referee.states import (
     SHORT_PRESS,
 )
 
+# why a short press does nothing, by situation (the idle board with nothing to do gets its own)
+_PRESS_REFUSED = (
+    "nothing to do: the board matches the game",
+    "a move is under way: finish it (or put the piece back) first",
+    "",
+    "",
+    "put the board right first: the lit pieces differ from the game",
+    "put the piece back first: that move is not allowed",
+    "put the pieces back as lit first",
+    "",
+)
+
 
 class RefereeFlow:
     """Setup, button and saved-state methods of Referee (see ludus.referee)."""
@@ -33,16 +45,77 @@ class RefereeFlow:
         for name, fill in self._starts:
             if s == fill:
                 found.append(name)
-        self.setup_choices = None
+        self.choices = None
         if not found:
+            self._no_start()
             return
+        self.pairs = []
         if len(found) == 1 or self.preset in found:
             self._start_game(self.preset if self.preset in found else found[0])
             return
         # Presence sensors cannot tell, say, six players from two with three sets each.
-        self.setup_choices = found
-        self.setup_choice = 0
+        self.choices = found
+        self.choice = 0
         self._event("setup_choice", starts=found)
+
+    def _no_start(self, pressed=False):
+        # As many pieces as a start has, but on the wrong places (two neighbouring Ludo bases filled when
+        # two players sit opposite): the nearest such start's differences are lit as pieces to move and
+        # a `refused` event says why, once for each board. Fewer or more pieces than any start: setup is
+        # under way, nothing refused unless the button was pressed.
+        s = self.sensed
+        total = sum(s)
+        best = None
+        most = 0
+        for name, fill in self._starts:
+            if sum(fill) == total:
+                d = 0
+                for p in range(self.place_count):
+                    if s[p] > fill[p]:
+                        d += s[p] - fill[p]
+                if best is None or d < most:
+                    best, most = (name, fill), d
+        was = self.pairs
+        self.pairs = []
+        if best is None:
+            if pressed:
+                self._event("refused", reason="no game starts from these pieces: %d on the board" % total)
+            return
+        missing = []
+        unexpected = []
+        diff_places(s, best[1], self._diffs)
+        for p in self._diffs:
+            d = s[p] - best[1][p]
+            while d < 0:
+                missing.append(p)
+                d += 1
+            while d > 0:
+                unexpected.append(p)
+                d -= 1
+        self.missing = missing
+        self.unexpected = unexpected
+        self.pairs = pair_nearest(missing, unexpected, self._xy)
+        if pressed or not was:  # (not again for each piece moved while putting it right)
+            names = self.place_names
+            moves = []
+            for u, m in self.pairs:
+                text = "%s to %s" % (names[u], names[m])
+                if text not in moves:
+                    moves.append(text)
+            more = ""
+            for name, fill in self._starts:
+                if not more and sum(fill) > total:
+                    d = 0
+                    for p in range(self.place_count):
+                        if s[p] > fill[p]:
+                            d = 1
+                    if not d:
+                        more = "; or add pieces for %s" % name
+            self._event(
+                "refused",
+                reason="no game starts from these pieces; the nearest is %s: move %s%s"
+                % (best[0], ", ".join(moves), more),
+            )
 
     def _seed_for(self, k):
         if self._seed is None:
@@ -91,16 +164,22 @@ class RefereeFlow:
     def _button(self, kind):
         self._dirty = True
         if self.phase != PLAY:
-            if self.setup_choices:
+            if self.choices:
                 if kind == SHORT_PRESS:
-                    self.setup_choice = (self.setup_choice + 1) % len(self.setup_choices)
-                    self._event("setup_next", start=self.setup_choices[self.setup_choice])
+                    self.choice = (self.choice + 1) % len(self.choices)
+                    self._event("setup_next", start=self.choices[self.choice])
                 else:
-                    start = self.setup_choices[self.setup_choice]
-                    self.setup_choices = None
+                    start = self.choices[self.choice]
+                    self.choices = None
                     self._start_game(start)
             elif kind == LONG_PRESS and self.phase == OVER:
                 self._undo()
+            elif self.phase == OVER:
+                self._event(
+                    "refused", reason="the game is over: put the pieces of a start down for a new one"
+                )
+            else:
+                self._no_start(True)
             return
         sit = self.situation
         if kind == SHORT_PRESS:
@@ -121,6 +200,8 @@ class RefereeFlow:
                 self._commit(self._choice_move(3))
             elif sit == S_IDLE and table_of(self) is not None:
                 self._invisible_moves()
+            elif self.phase == PLAY:
+                self._event("refused", reason=_PRESS_REFUSED[sit])
             return
         if sit == S_CONFIRM:
             self.choice = (self.choice + 1) % len(self.choices)

@@ -291,11 +291,15 @@ class RefereeJudge:
         self.partials = None
         if changed or was != new:
             names = self.place_names
-            self._event(
-                "illegal" if illegal else "mismatch",
-                missing=[names[p] for p in self.missing],
-                unexpected=[names[p] for p in self.unexpected],
-            )
+            ev = {
+                "event": "illegal" if illegal else "mismatch",
+                "missing": [names[p] for p in self.missing],
+                "unexpected": [names[p] for p in self.unexpected],
+            }
+            self.forced = ()
+            if illegal:  # the engine's reason, and the moves a rule forces instead (lit)
+                ev["reason"], self.forced = self.adapter.why(self.game, self.missing[0], self.unexpected[0])
+            self.events.append(ev)
         self.situation = new
 
     # ---- the button -------------------------------------------------------------------------------

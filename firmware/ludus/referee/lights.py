@@ -122,7 +122,10 @@ def _compose_play(r, sc):
         seats = sc.composer = _Seats(r, sc, game)
     led = seats.led[game.turn]
     if led != 0xFFFF:
-        put(sc, led, seats.turn[game.turn])
+        if r.cue:  # a press refused: the turn LED flashes "illegal" a moment (ludus.referee.core)
+            sc.set(led, palette.ILLEGAL)
+        else:
+            put(sc, led, seats.turn[game.turn])
     placed = game.placements()
     if placed:
         _show_finished(sc, seats, placed)
@@ -175,6 +178,9 @@ def _compose_other(r, sit):
     elif sit == _S_ILLEGAL:
         _mark_some(r, r.unexpected[0], palette.ILLEGAL, True, 1)
         _mark_some(r, r.missing[0], palette.WAY_BACK, False, 1)
+        for key in r.forced:  # a capture the rules make compulsory: its victims
+            for v, _base in r.adapter.key_ends(r.game, key)[3]:
+                _mark(r, v, palette.CAPTURE_VICTIM)
     elif sit == _S_MISMATCH or sit == _S_UNDO:
         _compose_difference(r)
 
@@ -299,9 +305,9 @@ def _areas(r):
 
 
 def _compose_setup(r):
-    if r.setup_choices:
+    if r.choices:
         # each seat of the start shown lights the turn LEDs of its points in its colour
-        game = r.adapter.position(r.setup_choices[r.setup_choice])
+        game = r.adapter.position(r.choices[r.choice])
         for seat in r.adapter.seats_of(game):
             colour = r.adapter.colour(game, seat)
             if r.adapter.family == "checkers":
@@ -311,6 +317,9 @@ def _compose_setup(r):
                         r.scene.set(leds[p], palette.PLAYER, colour)
             else:
                 _turn_led_of(r, game, seat, palette.PLAYER, colour)
+        return
+    if r.pairs:  # as many pieces as a start, on the wrong places: the nearest start's moves
+        _compose_difference(r)
         return
     s = r.sensed
     inside = bytearray(r.place_count)

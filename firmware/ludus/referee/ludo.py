@@ -2,7 +2,8 @@
 capture squares as touched places, where a move goes (for the lights). See ludus.referee.adapter."""
 
 from ludus.light.palette import ludo_colour
-from ludus.ludo.moves import _TRACK_OF_CLASS
+from ludus.ludo.geometry import COLOURS
+from ludus.ludo.moves import _TRACK_OF_CLASS, roll_text
 from ludus.referee.adapter import GameAdapter
 from ludus.referee.infer import add_changes
 
@@ -99,6 +100,44 @@ class LudoAdapter(GameAdapter):
             crow = geo.place_of[c >> 2]
             victims.append((crow[game.pos[c] + 1], crow[0]))
         return frm, to, path, victims
+
+    def why(self, game, frm, to):
+        # the engine's reason for each waiting roll (the first that names one), and the captures a
+        # compulsory-capture rule forces, whose victims the lights show
+        from ludus.errors import LudusError
+
+        reason = ""
+        for r in game.rolls:
+            text = self.move_text(game, frm, to, r)
+            if text is None:
+                break
+            try:
+                game.parse_move(text)
+            except LudusError as exc:
+                reason = str(exc)
+                break
+        forced = ()
+        if game.rules.must_capture:
+            forced = [t for t in game._legal() if t[5]]
+        return reason, forced
+
+    def move_text(self, game, frm, to, roll=0):
+        # "3 green.0 t2-t5": a token of the mover on place frm, to place to; None if there is none
+        s = game.mover()
+        geo = game.geo
+        row = geo.place_of[s]
+        for gi in range(s * 4, s * 4 + 4):
+            if row[game.pos[gi] + 1] == frm:
+                for k in range(len(row)):
+                    if row[k] == to:
+                        return "%s %s.%d %s-%s" % (
+                            roll_text(roll),
+                            COLOURS[s],
+                            gi & 3,
+                            geo.place(s, game.pos[gi]),
+                            geo.place(s, k - 1),
+                        )
+        return None
 
     def mover_place(self, game, place):
         s = game.mover()

@@ -24,6 +24,8 @@ S_UNDO = const(6)  # a move was taken back: put the pieces back as shown
 S_CHAIN = const(7)  # a jumping piece touched down where the chain may not end: jump on
 SITUATION_NAMES = ("idle", "moving", "pending", "confirm", "mismatch", "illegal", "undo", "chain")
 
+CUE_MS = const(600)  # how long the turn LED flashes "illegal" when a press is refused
+
 PASS_TEXT = "pass"  # the move text of a Chinese Checkers pass
 
 # Referee.table while the position's move table is due to be made (ludus.referee.judge.table_of)
