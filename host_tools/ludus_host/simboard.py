@@ -15,6 +15,7 @@ from array import array
 import ludus.light.palette as palette
 from ludus.board.definition import BoardDefinition
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
+from ludus.ludo.geometry import COLOURS
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 from ludus.sensing import Occupancy
 from ludus.sensing.calibration import Calibration
@@ -54,11 +55,11 @@ def load_board(name):
 
 # verb -> (minimum, maximum) argument count; None: no maximum
 VERBS = {
-    "lift": (1, 1),
-    "place": (1, 1),
+    "lift": (1, 2),
+    "place": (1, 2),
     "move": (2, 2),
     "slide": (2, None),
-    "press": (0, 0),
+    "press": (0, 1),
     "long": (0, 0),
     "wait": (1, 1),
     "die": (1, None),
@@ -67,9 +68,12 @@ VERBS = {
     "setup": (0, 1),
     "start": (1, None),
     "clear": (0, 0),
-    "expect": (2, None),
+    "expect": (1, None),
 }
-EXPECTS = ("situation", "phase", "turn", "event", "no-event", "position", "lit")
+EXPECTS = ("situation", "phase", "turn", "event", "no-event", "position", "lit", "die", "physical", "refused")
+# the colours a piece may be given (`place CELL COLOUR`): the player colours of both games
+PIECE_COLOURS = ("green", "yellow", "red", "blue", "purple", "white")
+SLIDE_MARK = "~"  # `slide A B C ~MS`: MS on each cell passed
 
 
 class Action:
@@ -136,15 +140,36 @@ def parse_script(text, board):
         if len(args) < lo or (hi is not None and len(args) > hi):
             want = str(lo) if lo == hi else ("%d or more" % lo if hi is None else "%d to %d" % (lo, hi))
             raise NotationError("line %d: %s takes %s argument(s), got %d" % (number, verb, want, len(args)))
+        if verb == "slide" and args[-1].startswith(SLIDE_MARK):
+            if not is_digits(args[-1][1:], MS_DIGITS):
+                raise NotationError(
+                    "line %d: slide: %r: the time on each cell is ~ followed by milliseconds in digits 0-9,"
+                    " like ~500" % (number, args[-1])
+                )
+            if len(args) < 3:
+                raise NotationError("line %d: slide takes 2 or more cells before %s" % (number, args[-1]))
+        if verb in ("place", "lift") and len(args) == 2:
+            if args[1] not in PIECE_COLOURS:
+                raise NotationError(
+                    "line %d: %s: %r is not a piece colour (expected one of %s)"
+                    % (number, verb, args[1], ", ".join(PIECE_COLOURS))
+                )
+        if verb == "press" and args and not is_digits(args[0], MS_DIGITS):
+            raise NotationError(
+                "line %d: press: %r is not a number of milliseconds in digits 0-9 (at most %s)"
+                % (number, args[0], MAX_MS_TEXT)
+            )
         if verb in ("lift", "place", "move", "slide", "flicker"):
-            names = args if verb != "flicker" else args[:1]
+            names = args if verb not in ("flicker", "place", "lift") else args[:1]
+            if verb == "slide" and args[-1].startswith(SLIDE_MARK):
+                names = args[:-1]
             for name in names:
                 if name not in cells and name not in zones:
                     raise NotationError(
                         "line %d: %s: no cell %r on board %s" % (number, verb, name, board.name)
                     )
             if verb == "slide":
-                for name in args:
+                for name in names:
                     if name in zones:
                         raise NotationError("line %d: slide: %r is a zone; name its slots" % (number, name))
         if verb in ("wait", "flicker") and len(args) == (1 if verb == "wait" else 2):
@@ -159,10 +184,21 @@ def parse_script(text, board):
             for v in args:
                 if v not in ("1", "2", "3", "4", "5", "6"):
                     raise NotationError("line %d: die: %r is not a die value 1..6" % (number, v))
+        if verb == "expect" and args[0] == "physical" and len(args) > 1:
+            raise NotationError("line %d: expect physical takes no argument" % number)
+        if verb == "expect" and args[0] not in ("physical",) and len(args) < 2:
+            if args[0] in EXPECTS:
+                raise NotationError("line %d: expect %s needs what to expect" % (number, args[0]))
         if verb == "expect" and args[0] not in EXPECTS:
             raise NotationError(
                 "line %d: expect %r: expected one of %s" % (number, args[0], ", ".join(EXPECTS))
             )
+        if verb == "expect" and args[0] == "die":
+            for v in args[1:]:
+                if v not in ("1", "2", "3", "4", "5", "6", "none"):
+                    raise NotationError(
+                        "line %d: expect die: %r is not a die value 1..6 (or none)" % (number, v)
+                    )
         actions.append(Action(number, verb, args, gap))
     return actions
 
@@ -171,12 +207,19 @@ def parse_script(text, board):
 
 
 class SimBoard:
-    """Pieces per cell and the sensor levels they give (digital, or analog via ANALOG_LEVELS)."""
+    """Pieces per cell and the sensor levels they give (digital, or analog via ANALOG_LEVELS).
+
+    Each piece has a colour (a name, or None for a piece of no known colour), which the sensors cannot
+    see but a family can: `colours[cell]` lists a cell's pieces bottom to top, and `hand` the pieces
+    lifted and not yet put down, the last lifted last. `place` puts down the piece last lifted, or a
+    piece of the colour asked for (from the hand if one is there)."""
 
     def __init__(self, board, analog=False):
         self.board = board
         self.analog = analog
         self.counts = bytearray(board.cell_count)
+        self.colours = [[] for _ in range(board.cell_count)]
+        self.hand = []
         self.flicker_until = {}  # cell -> ms until which its sensor reads wrong
         self.cells = _cell_names(board)
         self.zones = _zone_names(board)
@@ -190,45 +233,92 @@ class SimBoard:
             return Occupancy(self.board.channel_count, settle_ms=settle_ms, analog=True, calibration=cal)
         return Occupancy(self.board.channel_count, settle_ms=settle_ms)
 
-    def resolve(self, name, want_piece):
-        """The cell index a name means: a cell id, or a zone (its first slot with / without a piece)."""
+    def resolve(self, name, want_piece, colour=None):
+        """The cell index a name means: a cell id, or a zone (its first slot with / without a piece;
+        lifting from a zone, one with a piece of `colour` if given)."""
         if name in self.cells:
             return self.cells[name]
         for c in self.zones[name]:
-            if (self.counts[c] > 0) == want_piece:
+            if (self.counts[c] > 0) == want_piece and (
+                colour is None or not want_piece or colour in self.colours[c]
+            ):
                 return c
         raise NotationError(
             "%s: no %s slot in zone %s"
             % ("lift" if want_piece else "place", "filled" if want_piece else "empty", name)
         )
 
-    def lift(self, name):
-        c = self.resolve(name, True)
+    def lift(self, name, colour=None):
+        """Pick a piece up: the top one, or one of `colour` (a family picks the one it means)."""
+        c = self.resolve(name, True, colour)
         if not self.counts[c]:
             raise NotationError("lift %s: there is no piece on %s" % (name, self.board.cell_id(c)))
+        pieces = self.colours[c]
+        if colour is not None and colour not in pieces:
+            raise NotationError(
+                "lift %s %s: there is no %s piece on %s" % (name, colour, colour, self.board.cell_id(c))
+            )
         self.counts[c] -= 1
+        if colour is not None:
+            pieces.reverse()
+            pieces.remove(colour)
+            pieces.reverse()
+            self.hand.append(colour)
+        else:
+            self.hand.append(pieces.pop() if pieces else None)
         return c
 
-    def place(self, name):
+    def place(self, name, colour=None):
         c = self.resolve(name, False)
         self.counts[c] += 1
+        if colour is None:
+            piece = self.hand.pop() if self.hand else None
+        else:
+            piece = colour
+            if colour in self.hand:  # the one in the hand (else one from beside the board)
+                self.hand.reverse()
+                self.hand.remove(colour)
+                self.hand.reverse()
+        self.colours[c].append(piece)
         return c
 
-    def fill(self, place_counts, binding_names):
-        """Put pieces on the board so each place holds place_counts[i] (zones: slot by slot)."""
-        board = self.board
+    def clear(self):
         for i in range(len(self.counts)):
             self.counts[i] = 0
+            self.colours[i] = []
+        self.hand = []
+
+    def fill(self, place_counts, binding_names, place_colours=None):
+        """Put pieces on the board so each place holds place_counts[i] (zones: slot by slot), of the
+        colours place_colours[name] lists (a dict; None: no known colour)."""
+        board = self.board
+        self.clear()
         for g in range(len(binding_names)):
             n = place_counts[g]
             if not n:
                 continue
             cells = board.cells_of_place(board.place_id(binding_names[g]))
-            if len(cells) == 1:
-                self.counts[cells[0]] = n
-            else:
-                for k in range(n):
-                    self.counts[cells[k % len(cells)]] += 1
+            colours = list((place_colours or {}).get(binding_names[g], ()))
+            for k in range(n):
+                c = cells[0] if len(cells) == 1 else cells[k % len(cells)]
+                self.counts[c] += 1
+                self.colours[c].append(colours[k] if k < len(colours) else None)
+
+    def table(self):
+        """The colours on each place as a dict: place name -> sorted colour names (None last as "?")."""
+        board = self.board
+        out = {}
+        for c in range(board.cell_count):
+            if not self.counts[c]:
+                continue
+            name = board.place_names[board.place_of_cell[c]]
+            out.setdefault(name, []).extend(
+                (self.colours[c][k] if k < len(self.colours[c]) else None) or "?"
+                for k in range(self.counts[c])
+            )
+        for name in out:
+            out[name].sort()
+        return out
 
     def read(self, now_ms):
         """The levels of every channel at now_ms."""
@@ -255,6 +345,26 @@ class SimBoard:
 
 def _colour_name(colour):
     return lights.colour_name(colour)
+
+
+def game_colours(adapter, game):
+    """The colours a game puts on each place: place name -> sorted colour names (what `expect
+    physical` compares the simulated table with)."""
+    out = {}
+    names = game.place_names
+    if adapter.family == "ludo":
+        for seat in game.seats:
+            colour = _colour_name(adapter.colour(game, seat))
+            for gi in range(seat * 4, seat * 4 + 4):
+                out.setdefault(game.token_place(gi), []).append(colour)
+    else:
+        for seat in adapter.seats_of(game):
+            colour = _colour_name(adapter.colour(game, seat))
+            for p in game.pieces(seat):
+                out.setdefault(names[p], []).append(colour)
+    for name in out:
+        out[name].sort()
+    return out
 
 
 class Simulator:
@@ -402,22 +512,33 @@ class Simulator:
         args = a.args
         sim = self.sim
         if verb == "lift":
-            sim.lift(args[0])
+            sim.lift(args[0], args[1] if len(args) > 1 else None)
         elif verb == "place":
-            sim.place(args[0])
+            sim.place(args[0], args[1] if len(args) > 1 else None)
         elif verb == "move":
             sim.lift(args[0])
             yield from self._run_for(CARRY_MS)
             sim.place(args[1])
         elif verb == "slide":
+            per = SLIDE_MS
+            if args[-1].startswith(SLIDE_MARK):
+                per = int(args[-1][1:])
+                args = args[:-1]
             sim.lift(args[0])
             c = sim.place(args[1])
             for name in args[2:]:
-                yield from self._run_for(SLIDE_MS)
-                sim.counts[c] -= 1
+                yield from self._run_for(per)
+                sim.lift(sim.board.cell_id(c))
                 c = sim.place(name)
         elif verb == "press":
-            yield from self._run_for(TICK_MS, SHORT_PRESS)
+            held = int(args[0]) if args else 0
+            if held >= LONG_PRESS_MS:  # the button driver reports a long press once held that long
+                yield from self._run_for(LONG_PRESS_MS)
+                yield from self._run_for(held - LONG_PRESS_MS + TICK_MS, LONG_PRESS)
+            else:  # a short press is reported on release
+                if held > TICK_MS:
+                    yield from self._run_for(held - TICK_MS)
+                yield from self._run_for(TICK_MS, SHORT_PRESS)
         elif verb == "long":
             yield from self._run_for(LONG_PRESS_MS, LONG_PRESS)
         elif verb == "wait":
@@ -439,8 +560,7 @@ class Simulator:
         elif verb == "start":
             yield from self._start(" ".join(args))
         elif verb == "clear":
-            for i in range(len(sim.counts)):
-                sim.counts[i] = 0
+            sim.clear()
         elif verb == "expect":
             self._expect(args)
             return
@@ -455,14 +575,16 @@ class Simulator:
         game = self.referee.adapter.position(text)
         counts = bytearray(len(game.place_names))
         game.fill_counts(counts)
-        self.sim.fill(counts, game.place_names)
+        self.sim.fill(counts, game.place_names, game_colours(self.referee.adapter, game))
         dice = Dice(
             self.seed if self.seed is None or not isinstance(self.seed, str) else bytes.fromhex(self.seed)
         )
         record = GameRecord(text, {}, dice.commitment())
         self.referee = self._new_referee()
-        yield from self._run_for(TICK_MS)
+        # restored before its first tick, as the firmware restores a journal at boot: that tick reads
+        # the board as the position's (a setup that is no start is never judged)
         self.referee.restore({"record": record.to_json(), "seed": dice.seed_hex(), "dice_used": 0})
+        yield from self._run_for(TICK_MS)
 
     def _setup(self, start):
         ref = self.referee
@@ -485,7 +607,7 @@ class Simulator:
             game = ad.position(start)
         counts = bytearray(len(game.place_names))
         game.fill_counts(counts)
-        self.sim.fill(counts, game.place_names)
+        self.sim.fill(counts, game.place_names, game_colours(ad, game))
 
     def _expect(self, args):
         ref = self.referee
@@ -518,17 +640,88 @@ class Simulator:
                 )
             return
         elif what == "lit":
-            cell = rest[0]
-            meaning = rest[1] if len(rest) > 1 else None
-            led = self.board.led_of_cell[self.sim.cells[cell]] if cell in self.sim.cells else None
-            if led is None:
-                raise NotationError("expect lit: no cell %r" % cell)
-            m = ref.scene.meaning_at(led)
-            name = lights.meaning_name(m)
-            if meaning is None and m == 0:
-                raise NotationError("expect lit %s: it is dark" % cell)
-            if meaning is not None and name != " ".join(rest[1:]):
-                raise NotationError("expect lit %s %s: it shows %r" % (cell, " ".join(rest[1:]), name))
+            self._expect_lit(rest[0], " ".join(rest[1:]) or None)
+            return
+        elif what == "die":
+            want = [] if rest == ["none"] else [int(v) for v in rest]
+            shown = ref.scene.die_shown() if ref.phase == 1 else []
+            if shown != want:
+                raise NotationError(
+                    "expect die %s: the die shows %s"
+                    % (" ".join(rest), " ".join(map(str, shown)) or "nothing")
+                )
+            return
+        elif what == "physical":
+            self._expect_physical()
+            return
+        elif what == "refused":
+            want = " ".join(rest)
+            seen = [ev.get("reason", "") for ev in self.all_events if ev["event"] == "refused"]
+            self.all_events = []
+            if not any(want in reason for reason in seen):
+                raise NotationError(
+                    "expect refused %s: %s"
+                    % (want, "; ".join(map(repr, seen)) if seen else "nothing refused")
+                )
             return
         if got != " ".join(rest):
             raise NotationError("expect %s %s: it is %s" % (what, " ".join(rest), got))
+
+    def _leds_named(self, name):
+        # the LEDs a name means: a cell id, a zone (its slots), an indicator by index (turn.0, waiting.1,
+        # die.3) or by its id in the board file (turn.green)
+        sim = self.sim
+        board = self.board
+        if name in sim.cells:
+            return [board.led_of_cell[sim.cells[name]]]
+        if name in sim.zones:
+            return [board.led_of_cell[c] for c in sim.zones[name]]
+        for led, text in self.names.items():
+            if text == name:
+                return [led]
+        # the shipped boards' ids: turn.green ... (Ludo, by seat colour), turn.p0 ... (checkers, by point)
+        role, _, what = name.partition(".")
+        k = None
+        if role == "turn" and what in COLOURS:
+            k = COLOURS.index(what)
+        elif role == "turn" and what[:1] == "p" and what[1:].isdigit():
+            k = int(what[1:])
+        if k is not None and k < len(board.turn_leds):
+            return [board.turn_leds[k]]
+        return None
+
+    def _expect_lit(self, name, meaning):
+        leds = self._leds_named(name)
+        if leds is None:
+            raise NotationError(
+                "expect lit: no cell, zone or indicator %r (indicators: turn.K, waiting.K, die.K)" % name
+            )
+        shown = [lights.meaning_name(self.referee.scene.meaning_at(led)) for led in leds]
+        if meaning is None:
+            if all(m == "none" for m in shown):
+                raise NotationError("expect lit %s: it is dark" % name)
+        elif meaning not in shown:
+            raise NotationError(
+                "expect lit %s %s: it shows %s" % (name, meaning, ", ".join(sorted(set(shown))))
+            )
+
+    def _expect_physical(self):
+        # the simulated table, colours included, against the game: what presence sensors cannot check
+        ref = self.referee
+        if ref.game is None:
+            raise NotationError("expect physical: no game is in play")
+        want = game_colours(ref.adapter, ref.game)
+        got = self.sim.table()
+        wrong = []
+        for place in sorted(set(want) | set(got)):
+            a = got.get(place, [])
+            b = want.get(place, [])
+            if a != b:
+                wrong.append(
+                    "%s holds %s, the game has %s"
+                    % (place, " ".join(a) or "nothing", " ".join(b) or "nothing")
+                )
+        if self.sim.hand:
+            wrong.append("%d piece(s) still in the hand" % len(self.sim.hand))
+        if wrong:
+            raise NotationError("expect physical: " + "; ".join(wrong))
