@@ -63,7 +63,8 @@ def test_a_compulsory_capture_ignored_names_the_rule():
     items = run(
         "start ludo danish seats=gr turn=g rolls=2 g=t14,t30,base,base r=t32,base,base,base\n"
         "move t14 t16\nexpect situation illegal\nexpect lit t32 capture victim\n"
-        "move t16 t14\nexpect situation idle\nmove t30 t32\nlift t32 red\nplace red.base\nexpect event move\nexpect physical\n",
+        "move t16 t14\nexpect situation idle\nmove t30 t32\nlift t32 red\nplace red.base\n"
+        "expect event move\nexpect physical\n",
         game="ludo/danish/2",
     )
     illegal = [item for item in items if item.get("event") == "illegal"]
@@ -74,7 +75,8 @@ def test_presses_that_do_nothing_are_refused():
     run(
         START
         + "die 3\npress\nlift t2\npress\nexpect refused a move is under way\nexpect lit turn.0 illegal\n"
-        "wait 700\nexpect lit turn.green turn\nplace t2\nplace t40 green\npress\nexpect refused put the board right\n"
+        "wait 700\nexpect lit turn.green turn\nplace t2\nplace t40 green\npress\n"
+        "expect refused put the board right\n"
     )
 
 
@@ -112,7 +114,7 @@ def test_bad_new_script_lines_are_named(text, message):
 def test_expect_failures_say_what_is_shown():
     with pytest.raises(NotationError, match="expect die 6: the die shows 3"):
         run(START + "die 3\npress\nexpect die 6\n")
-    with pytest.raises(NotationError, match="expect lit turn.red turn: it shows none"):
+    with pytest.raises(NotationError, match=r"expect lit turn\.red turn: it shows none"):
         run(START + "expect lit turn.red turn\n")
     with pytest.raises(NotationError, match="expect refused xyz: nothing refused"):
         run(START + "expect refused xyz\n")
