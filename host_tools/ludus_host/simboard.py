@@ -643,9 +643,9 @@ class Simulator:
             self._expect_lit(rest[0], " ".join(rest[1:]) or None)
             return
         elif what == "die":
-            want = [] if rest == ["none"] else [int(v) for v in rest]
+            rolls = [] if rest == ["none"] else [int(v) for v in rest]
             shown = ref.scene.die_shown() if ref.phase == 1 else []
-            if shown != want:
+            if shown != rolls:
                 raise NotationError(
                     "expect die %s: the die shows %s"
                     % (" ".join(rest), " ".join(map(str, shown)) or "nothing")

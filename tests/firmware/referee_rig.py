@@ -218,13 +218,14 @@ class Rig:
         self.run(50)
         self.place(to)
 
-    def slide(self, names):
+    def slide(self, names, ms=60):
+        """Carry a piece along cells, resting ms on each one passed (a family counting out: 300-800)."""
         c = self.cell(names[0], True)
         self.counts[c] -= 1
         for name in names[1:]:
             c = self.cell(name, False)
             self.counts[c] += 1
-            self.run(60)
+            self.run(ms)
             if name != names[-1]:
                 self.counts[c] -= 1
         self.settle()

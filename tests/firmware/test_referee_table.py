@@ -11,7 +11,8 @@ def test_die_shows_the_rolls_still_to_play():
     rig.press()
     rig.press()
     assert rig.referee.scene.die_shown() == [6, 3]
-    rig.move("t2", "t5")  # the 3 played: only the 6 waits
+    rig.move("t2", "t5")  # the 3 played (once the board is still: the 6 could go on): only the 6 waits
+    rig.run(2500)
     assert rig.take("move")[0]["move"] == "3 green.0 t2-t5"
     assert rig.referee.scene.die_shown() == [6]
     rig.move("green.base", "t0")  # the 6 brings a token out; the next roll is owed, nothing waits
@@ -150,9 +151,9 @@ def test_ignoring_a_compulsory_capture_names_the_rule_and_lights_the_capture():
 
 def test_an_illegal_move_carries_the_engines_reason():
     rig = at("ludo classic seats=gr turn=g rolls=3 g=t2,base,base,base r=t30,base,base,base")
-    rig.move("t2", "t4")
+    rig.move("t2", "t7")
     ev = rig.take("illegal")[0]
-    assert ev["reason"] == "3 green.0 t2-t4: with 3 this token goes to t5", ev
+    assert ev["reason"] == "3 green.0 t2-t7: with 3 this token goes to t5", ev
 
 
 def test_a_press_that_does_nothing_is_refused_with_a_cue():

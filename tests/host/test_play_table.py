@@ -36,7 +36,7 @@ def test_an_undo_done_against_the_guide_is_caught_by_expect_physical():
 def test_the_die_shows_the_rolls_still_to_play():
     items = run(
         "start ludo classic seats=gr turn=g rolls=- g=t2,base,base,base r=t30,base,base,base\n"
-        "die 6 3\npress\npress\nexpect die 6 3\nmove t2 t5\nexpect die 6\n"
+        "die 6 3\npress\npress\nexpect die 6 3\nmove t2 t5\nwait 2500\nexpect die 6\n"
         "move green.base t0\nexpect die none\n"
     )
     assert [f.get("die") for f in frames(items)][-1] is None

@@ -39,6 +39,16 @@ class GameAdapter:
         take it from ends() of the move)."""
         return self.ends(game, key)
 
+    def on_the_way(self, game, frm, place):
+        """True if place lies on the path of the mover's piece on place frm, short of one of its legal
+        destinations (a Ludo token counted out square by square). The base: nothing is on a way."""
+        return False
+
+    def revisable(self, game, move):
+        """True if move, just matched, ends on the way to another legal move of the same piece: its
+        commit waits (a family counting a roll out may be going on). The base: never."""
+        return False
+
     def why(self, game, frm, to):
         """Why the mover's piece may not go from place frm to place to: (the engine's reason, the moves
         a rule forces instead, to be lit). The text of the move is the game's own notation."""

@@ -32,6 +32,8 @@ _S_MISMATCH = const(4)
 _S_UNDO = const(6)
 _SETUP = const(0)
 _CUE_MS = const(600)
+_HOLD_MS = const(2000)
+_S_PENDING = const(2)
 
 # what other layers import from here
 __all__ = ("LONG_PRESS", "NO_PRESS", "PHASE_NAMES", "SHORT_PRESS", "SITUATION_NAMES", "Referee")
@@ -144,6 +146,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self.missing = []
         self.unexpected = []
         self.pairs = []
+        self.hold = 0  # 1: a hold starts at the next tick; -1 - t: since tick time t; 2: over (judged)
         self.cue = 0  # 1: a refused press to show from the next tick; -1 - t: shown since tick time t
         self.forced = ()  # S_ILLEGAL: the moves a rule forces instead, lit (their table keys)
         self.guide = None  # the steps of an undo that must keep colours apart (ludus.referee.flow)
@@ -179,12 +182,24 @@ class Referee(RefereeJudge, RefereeFlow):
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         if settled:
             self._dirty = True
+            self.hold = 0  # a new reading: a hold (below) starts afresh if it still applies
             if self.phase == _PLAY:
                 _evaluate(self)  # (a module function: a method is looked up through the instance first)
             else:
                 self._detect_start()
         if button:
             self._button(button)
+        hold = self.hold
+        if hold:  # a token resting on its way (ludus.referee.judge): judged once still for _HOLD_MS
+            if hold == 1:
+                self.hold = -1 - now_ms
+            elif hold < 0 and (now_ms + 1 + hold) & 0x3FFFFFFF >= _HOLD_MS:
+                self.hold = 2
+                self._dirty = True
+                if self.situation == _S_PENDING:
+                    self._commit(self.pending)
+                else:
+                    _evaluate(self)
         cue = self.cue
         if cue:  # a refusal's cue: the turn LED flashes "illegal" for _CUE_MS (docs/lights.md)
             if cue > 0:

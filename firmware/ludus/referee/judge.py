@@ -59,6 +59,7 @@ def _judge_moves(self, diffs, was):
     if kind == 2:  # PARTIAL
         if was == _S_MISMATCH or was == _S_ILLEGAL:
             self._event("resume")
+        self.hold = 0
         self.situation = _S_MOVING
         self.partials = res[2]
         self.pending = None
@@ -70,7 +71,33 @@ def _judge_moves(self, diffs, was):
             return
     if self._chain_touchdown(diffs):
         return
+    if _on_the_way(self, diffs):
+        return
     self._mismatch(diffs, was)
+
+
+def _on_the_way(self, diffs):
+    # The mover's token rests on a square it passes while counting a roll out: a move under way, its
+    # destinations lit, no error until the board has been still for HOLD_MS (then it is judged again).
+    if len(diffs) != 2 or self.hold == 2:  # 2: it has rested there HOLD_MS already
+        return False
+    s = self.sensed
+    es = self.exp_sat
+    a, b = diffs[0], diffs[1]
+    if s[a] > es[a]:
+        a, b = b, a
+    if not (s[a] + 1 == es[a] and s[b] == es[b] + 1):
+        return False
+    game = self.game
+    if not self.adapter.mover_place(game, a) or not self.adapter.on_the_way(game, a, b):
+        return False
+    table = self.table
+    self.partials = [i for i in range(table.count) if self.adapter.key_ends(game, table.keys[i])[0] == a]
+    self.situation = _S_MOVING
+    self.pending = None
+    self.choices = None
+    self.hold = 1
+    return True
 
 
 def _matched(self, matches, partials):
@@ -85,11 +112,18 @@ def _matched(self, matches, partials):
     if cont or partials or not self.table.shows_arrival(i, self.exp_sat):
         _hold(self, move, cont, partials)
         return
+    if self.adapter.revisable(self.game, move):
+        # a token counted out square by square rests here, on the way to another of its moves: the
+        # commit waits for the board to be still for HOLD_MS (or a press, or another piece touched)
+        _hold(self, move, cont, partials)
+        self.hold = 1
+        return
     _commit(self, move)
 
 
 def _hold(self, move, cont, partials):
     # a move done that waits: for its jump chain to go on, a press, or the next player
+    self.hold = 0
     self.situation = _S_PENDING
     self.pending = move
     self.chain_next = cont
@@ -183,6 +217,7 @@ def _pass_if_forced(self):
 def _reset_move(self):
     self.seen[:] = self._zeros
     self.guide = None
+    self.hold = 0
     self.situation = _S_IDLE
     self.pending = None
     self.choices = None

@@ -101,6 +101,27 @@ class LudoAdapter(GameAdapter):
             victims.append((crow[game.pos[c] + 1], crow[0]))
         return frm, to, path, victims
 
+    def on_the_way(self, game, frm, place):
+        # a square the token on frm passes, counting one of its legal moves out (not the landing: that
+        # is the move's own touched square), along the track, into the column or round a lap
+        row = game.geo.place_of[game.mover()]
+        for t in _steps(game):
+            if row[t[3] + 1] == frm and _passes(game, row, t, place):
+                return True
+        return False
+
+    def revisable(self, game, move):
+        t = move.t
+        if t[0] >= 3 or t[3] < 0:
+            return False
+        row = game.geo.place_of[game.mover()]
+        frm = row[t[3] + 1]
+        to = row[t[4] + 1]
+        for u in _steps(game):
+            if u[3] == t[3] and u is not t and row[u[3] + 1] == frm and _passes(game, row, u, to):
+                return True
+        return False
+
     def why(self, game, frm, to):
         # the engine's reason for each waiting roll (the first that names one), and the captures a
         # compulsory-capture rule forces, whose victims the lights show
@@ -316,3 +337,28 @@ def _touch(out, p):
         if q == p:
             return
     out.append((p, 0))
+
+
+def _steps(game):
+    # the legal moves' tuples of a token already out (the engine's cache)
+    ts = game._cache
+    if ts is None:
+        ts = game._cache = game._legal()
+    return [t for t in ts if t[0] < 3 and t[3] >= 0]
+
+
+def _passes(game, row, t, place):
+    # does move t (a token out, moved its roll's count) pass place before its landing square?
+    p = t[3]
+    L = game.track_len
+    T = game.turn_in
+    for d in range(1, (t[2] & 31)):
+        q = p + d
+        if p < L:  # on the track: into the column at the turn-off, unless going round (a lap)
+            if p < T <= q and not t[7]:
+                q = L + q - T
+            elif q >= L:
+                q -= L
+        if q + 1 < len(row) and row[q + 1] == place:
+            return True
+    return False

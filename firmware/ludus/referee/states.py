@@ -25,6 +25,9 @@ S_CHAIN = const(7)  # a jumping piece touched down where the chain may not end: 
 SITUATION_NAMES = ("idle", "moving", "pending", "confirm", "mismatch", "illegal", "undo", "chain")
 
 CUE_MS = const(600)  # how long the turn LED flashes "illegal" when a press is refused
+# how long a token counted out square by square may rest on a square of its way before the board judges
+# it there (an error, or the commit of the roll that ends there)
+HOLD_MS = const(2000)
 
 PASS_TEXT = "pass"  # the move text of a Chinese Checkers pass
 
