@@ -94,8 +94,9 @@ def test_undoing_a_capture_guides_the_mover_back_first_then_the_victim():
     assert rig.situation() == "undo"
     # step 1: green from t5 back to t2, and nothing else lit
     assert _lit_pair(rig) == ([rig.led("t5")], [rig.led("t2")])
-    rig.lift("t5")  # part way: the same step stays lit
-    assert _lit_pair(rig) == ([rig.led("t5")], [rig.led("t2")])
+    rig.lift("t5")  # part way: what is left of the step stays lit
+    assert _lit_pair(rig) == ([], [])
+    assert rig.lit("t2", "missing") and not rig.lit("t5", "missing")
     rig.place("t2")
     # step 2: a red token from red's base onto t5
     frm, to = _lit_pair(rig)
@@ -170,3 +171,23 @@ def test_a_press_that_does_nothing_is_refused_with_a_cue():
     rig.take()
     rig.press()
     assert rig.take("refused")[0]["reason"].startswith("put the board right")
+
+
+def test_undoing_a_move_the_sensors_cannot_see_is_lit_and_confirmed_with_a_press():
+    # green moves a token off its stack on t10 onto its token on t15: with presence sensors nothing
+    # changes, so the move is declared with a press; its undo is lit, and a press says it is done
+    rig = at("ludo classic seats=gr turn=g rolls=5 g=t10,t10,t15,base r=t30,base,base,base")
+    rig.move("t10", "t15")
+    rig.press()
+    assert rig.situation() == "confirm"
+    rig.press()
+    assert rig.take("move")[0]["move"] == "5 green.0 t10-t15"
+    rig.long_press()
+    assert rig.situation() == "undo"
+    assert _lit_pair(rig) == ([rig.led("t15")], [rig.led("t10")])
+    rig.move("t15", "t10")  # unseen
+    assert rig.situation() == "undo"
+    rig.press()
+    assert rig.take("undo_step")
+    assert rig.situation() == "idle"
+    assert _lit_pair(rig) == ([], [])

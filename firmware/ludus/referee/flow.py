@@ -200,6 +200,8 @@ class RefereeFlow:
                 self._commit(self._choice_move(3))
             elif sit == S_IDLE and table_of(self) is not None:
                 self._invisible_moves()
+            elif sit == S_UNDO and self._unseen_step_done():
+                pass  # the family says a step the sensors cannot see is done
             elif self.phase == PLAY:
                 self._event("refused", reason=_PRESS_REFUSED[sit])
             return
@@ -308,7 +310,7 @@ class RefereeFlow:
         if k == 0 or roll_values(acts[k - 1]) is not None:
             self._event("refused", reason="nothing to undo: no move since the last roll")
             return
-        table = bytearray(self.exp_sat) if self.situation == S_IDLE else None  # what stands on the table
+        table = bytearray(self.expected) if self.situation == S_IDLE else None  # what stands on the table
         while len(acts) >= k:
             text = acts.pop()
             game.pop()
@@ -319,63 +321,102 @@ class RefereeFlow:
         self._event("undo", move=text, committed=True)
         self._position_changed()
         nd = diff_places(self.sensed, self.exp_sat, self._diffs)
-        if nd:
+        if table is not None:
+            self._guide_undo(table, game.parse_move(text))
+        if nd or self.guide:  # (a guide with nd 0: a step the sensors cannot see, lit until a press)
             self.situation = S_UNDO
-            if table is not None:
-                self._guide_undo(table, game.parse_move(text))
             if self.guide is None or not self._guide_step():
                 self._show_difference(self._diffs, False)
 
     def _guide_undo(self, table, move):
-        # Undoing a capture swaps colours on the capture square, which presence sensors cannot see: the
-        # mover goes back first, then each victim from its base, one step lit at a time (docs/referee.md,
-        # "Undo"). guide: (from, to, the counts before the step) per step; the counts after the last
-        # step are the position's. Left None for a move without victims, or when the steps do not lead
-        # to the position (stacks the sensors cannot count): the plain difference is shown instead.
+        # The undo, step by step: the moved piece back first, then each victim from its base, one step
+        # lit at a time (docs/referee.md, "Undo"). Undoing a capture swaps colours on the capture
+        # square, which presence sensors cannot see; a step onto or off a stack they read as one piece
+        # is invisible to them. guide: (from, to, the counts before the step) per step, in pieces (not
+        # what the sensors can tell); the counts after the last step are the position's. None when the
+        # steps do not lead to the position: the plain difference is shown instead.
         frm, to, path, victims = self.adapter.ends(self.game, move)
         self.guide = None
-        if not victims or frm < 0:
+        if frm < 0 or to < 0:
             return
         steps = [(to, frm)]
         for v, base in victims:
             steps.append((base, v))
         guide = []
-        cap = self.cap
         for u, m in steps:
             if table[u] == 0:
                 return
             guide.append((u, m, bytearray(table)))
             table[u] -= 1
-            if table[m] < cap[m]:
-                table[m] += 1
-            if table == guide[-1][2]:
-                return  # a step the sensors would not see
-        if table == self.exp_sat:
+            table[m] += 1
+        if table == self.expected:
             self.guide = guide
 
     def _guide_step(self):
-        # The guided step the board is at, or part way through (only its two places differ from the
-        # counts before it, each at its count before or after): lit as the one pair to move. False when
-        # the board has left the guide's path (the plain difference is shown).
-        s = self.sensed
+        # The guide's first step not yet done, if the board is at it or part way through: what is left
+        # of it lit. A step seen done is dropped for the next. A step the sensors cannot see at all (a
+        # piece off one stack onto another, both read as one) stays lit until a short press
+        # (_unseen_step_done) or until the next step is seen begun. False when the board has left the
+        # guide's path (the plain difference is shown).
         guide = self.guide
-        k = len(guide)
-        after = self.exp_sat
-        while k:
-            k -= 1
-            u, m, before = guide[k]
-            at = True
-            for p in range(self.place_count):
-                if s[p] != before[p] and not ((p == u or p == m) and s[p] == after[p]):
-                    at = False
-                    break
-            if at:
-                self.pairs = [(u, m)]
-                self.unexpected = [u]
-                self.missing = [m]
-                return True
-            after = before
+        while guide:
+            u, m, before = guide[0]
+            after = guide[1][2] if len(guide) > 1 else self.expected
+            r = self._guide_at(u, m, before, after)
+            if r is None:
+                if len(guide) > 1 and self._guide_blind(u, m, before, after):
+                    nxt = guide[2][2] if len(guide) > 2 else self.expected
+                    if self._guide_at(guide[1][0], guide[1][1], after, nxt) is not None:
+                        guide.pop(0)  # the unseen step was done: the next one has begun
+                        continue
+                return False
+            u_todo, m_todo = r
+            if self._guide_blind(u, m, before, after):
+                u_todo = m_todo = True
+            elif not u_todo and not m_todo:
+                guide.pop(0)
+                continue
+            cap = self.cap
+            # an end the sensors cannot see stays lit while the other is left
+            u_left = u_todo or (m_todo and min(before[u], cap[u]) == min(after[u], cap[u]))
+            m_left = m_todo or (u_todo and min(before[m], cap[m]) == min(after[m], cap[m]))
+            self.unexpected = [u] if u_left else []
+            self.missing = [m] if m_left else []
+            self.pairs = [(u, m)] if u_left and m_left else []
+            return True
         return False
+
+    def _unseen_step_done(self):
+        # a short press while the guide's step is one the sensors cannot see: it is done, the next lit
+        guide = self.guide
+        if not guide:
+            return False
+        u, m, before = guide[0]
+        after = guide[1][2] if len(guide) > 1 else self.expected
+        if self._guide_at(u, m, before, after) is None or not self._guide_blind(u, m, before, after):
+            return False
+        guide.pop(0)
+        self._event("undo_step")
+        self._evaluate()
+        return True
+
+    def _guide_at(self, u, m, before, after):
+        # None unless the board reads as the step's counts before it, its two places each before or
+        # after; else whether each end is still to do (u_todo, m_todo), as far as the sensors tell
+        s = self.sensed
+        cap = self.cap
+        for p in range(self.place_count):
+            b = before[p] if before[p] < cap[p] else cap[p]
+            if s[p] != b and not ((p == u or p == m) and s[p] == min(after[p], cap[p])):
+                return None
+        return s[u] != min(after[u], cap[u]), s[m] != min(after[m], cap[m])
+
+    def _guide_blind(self, u, m, before, after):
+        # True if the sensors read a step's both ends the same before and after it
+        cap = self.cap
+        return min(before[u], cap[u]) == min(after[u], cap[u]) and min(before[m], cap[m]) == min(
+            after[m], cap[m]
+        )
 
     # ---- the saved state --------------------------------------------------------------------------
 

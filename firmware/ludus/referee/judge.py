@@ -28,12 +28,14 @@ def _evaluate(self):
     diffs = self._diffs
     nd = diff_places(self.sensed, self.exp_sat, diffs)
     was = self.situation
-    if nd == 0:
+    if nd == 0 and not (was == _S_UNDO and self.guide and self._guide_step()):
         if was == _S_MISMATCH or was == _S_ILLEGAL or was == _S_UNDO:
             self._event("resume")
         _reset_move(self)
         return
     if was == _S_UNDO:
+        if nd == 0:
+            return  # (an unseen step of the guide, still lit)
         if self.guide is None or not self._guide_step():
             self._show_difference(diffs, False)
         self.situation = _S_UNDO
@@ -306,7 +308,18 @@ class RefereeJudge:
         changed = missing != self.missing or unexpected != self.unexpected
         self.missing = missing
         self.unexpected = unexpected
-        self.pairs = pair_nearest(missing, unexpected, self._xy)
+        to = missing
+        if len(unexpected) > len(missing):
+            # a piece with nowhere to go that the sensors see may belong on a stack they read as full
+            # (presence sensors: two tokens read as one): such places take it ("move to")
+            to = missing[:]
+            ex = self.expected
+            for p in range(self.place_count):
+                k = ex[p] - es[p]
+                while k > 0 and s[p] == es[p]:
+                    to.append(p)
+                    k -= 1
+        self.pairs = pair_nearest(to, unexpected, self._xy)
         illegal = (
             illegal_ok
             and len(missing) == 1
