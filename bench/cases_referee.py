@@ -187,12 +187,13 @@ def _after(ref, board, move):
 
 class _Snapshot:
     # what a commit changes in the referee and its move table, kept to be copied back
-    NAMES = ("expected", "exp_sat", "sensed", "seen", "_raw", "_last")
+    NAMES = ("expected", "exp_sat", "sensed", "seen")
     TABLE = ("place", "delta", "owner", "start", "head", "link")
 
     def __init__(self, ref):
         t = ref.table
         self.bufs = [getattr(ref, name)[:] for name in self.NAMES]
+        self.sense = [ref._sense_bufs[0][:], ref._sense_bufs[3][:]]  # the channels last read, raw counts
         self.settled = ref.occ.settled[:]
         self.arrays = [getattr(t, name)[:] for name in self.TABLE]
         self.keys = t.keys
@@ -200,6 +201,8 @@ class _Snapshot:
     def restore(self, ref):
         for k in range(len(self.NAMES)):
             getattr(ref, self.NAMES[k])[:] = self.bufs[k]
+        ref._sense_bufs[0][:] = self.sense[0]
+        ref._sense_bufs[3][:] = self.sense[1]
         ref.occ.settled[:] = self.settled
         t = ref.table = ref._table
         for k in range(len(self.TABLE)):

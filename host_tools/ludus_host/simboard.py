@@ -476,8 +476,8 @@ class Simulator:
         # ticks at a time, so the clock still fires on the same tick as when every tick is run.
         target = end
         ref = self.referee
-        if ref.clock_ms:
-            deadline = ref._clock_from + ref.clock_ms - 2 * TICK_MS
+        if ref.clock is not None:
+            deadline = ref.clock[1] + ref.clock[0] - 2 * TICK_MS
             if deadline <= self.now:
                 return
             target = min(target, deadline)

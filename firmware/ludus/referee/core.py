@@ -80,8 +80,6 @@ class Referee(RefereeJudge, RefereeFlow):
         places = self.places = board.bind(names)
         n = self.place_count = len(names)
         self.place_names = names
-        self._place_of_cell = places.place_of_cell
-        self._channel_of_cell = board.channel_of_cell
         analog = board.sensor_kind == "analog" if occupancy is None else occupancy.analog
         if occupancy is None:
             from ludus.sensing.occupancy import Occupancy
@@ -108,16 +106,17 @@ class Referee(RefereeJudge, RefereeFlow):
         for _, fill in fills:
             saturate(fill, self.cap)
         self._starts = fills
-        self._raw = bytearray(n)  # sensed counts before saturation
         self._zeros = bytes(n)
-        self._last = bytearray(board.channel_count)  # the settled channels last read
         self.sensed = bytearray(n)
-        # what sense_changes() updates from a settled change, in one tuple (one lookup per change)
+        # what sense_changes() updates from a settled change, in one tuple (one lookup per change): the
+        # settled channels last read, cell of channel, place of cell, the sensed counts before
+        # saturation, the sensed counts, the caps, the cell count. (Kept only here: every attribute of
+        # the referee makes each lookup in its instance dictionary slower, docs/architecture.md.)
         self._sense_bufs = (
-            self._last,
+            bytearray(board.channel_count),
             board.cell_of_channel,
-            self._place_of_cell,
-            self._raw,
+            places.place_of_cell,
+            bytearray(n),
             self.sensed,
             self.cap,
             board.cell_count,
@@ -148,7 +147,6 @@ class Referee(RefereeJudge, RefereeFlow):
         self.pairs = []
         self.hold = 0  # 1: a hold starts at the next tick; -1 - t: since tick time t; 2: over (judged)
         self.cue = 0  # 1: a refused press to show from the next tick; -1 - t: shown since tick time t
-        self.forced = ()  # S_ILLEGAL: the moves a rule forces instead, lit (their table keys)
         self.guide = None  # the steps of an undo that must keep colours apart (ludus.referee.flow)
         self.chain_at = -1
         self.chain_next = ()  # type: ignore[assignment]  # a list during a jump chain
@@ -156,12 +154,14 @@ class Referee(RefereeJudge, RefereeFlow):
         self.die_seat = -1
         self._started = False
         self._dirty = True
-        self.clock_ms = 0  # the turn clock (0: none); it runs from _clock_from for _clock_seat's turn
+        # the turn clock, None when off: [its length in ms, the tick it runs from, the seat and the turn
+        # count it runs for]. (No property for its length: a class with a property makes MicroPython
+        # look every attribute stored on its instances up in the class first, a cost on every tick.)
+        self.clock = None
         if turn_clock is not False and adapter.family == "ludo":
-            self.clock_ms = 1000 * (adapter.rules.clock if turn_clock is True else int(turn_clock))
-        self._clock_from = 0
-        self._clock_seat = -1
-        self._clock_turns = -1
+            ms = 1000 * (adapter.rules.clock if turn_clock is True else int(turn_clock))
+            if ms:
+                self.clock = [ms, 0, -1, -1]
         self.auto_move = None  # the move the clock chose, for the players to carry out
 
     # ---- the per-tick entry point -----------------------------------------------------------------
@@ -189,25 +189,9 @@ class Referee(RefereeJudge, RefereeFlow):
                 self._detect_start()
         if button:
             self._button(button)
-        hold = self.hold
-        if hold:  # a token resting on its way (ludus.referee.judge): judged once still for _HOLD_MS
-            if hold == 1:
-                self.hold = -1 - now_ms
-            elif hold < 0 and (now_ms + 1 + hold) & 0x3FFFFFFF >= _HOLD_MS:
-                self.hold = 2
-                self._dirty = True
-                if self.situation == _S_PENDING:
-                    self._commit(self.pending)
-                else:
-                    _evaluate(self)
-        cue = self.cue
-        if cue:  # a refusal's cue: the turn LED flashes "illegal" for _CUE_MS (docs/lights.md)
-            if cue > 0:
-                self.cue = -1 - now_ms  # shown since now (a small int on a Pico too: ticks < 2**30)
-            elif (now_ms + 1 + cue) & 0x3FFFFFFF >= _CUE_MS:
-                self.cue = 0
-                self._dirty = True
-        if self.clock_ms and self.phase == _PLAY:
+        if self.hold or self.cue:  # (apart: tick's own frame stays small enough for the C stack)
+            _timers(self, now_ms)
+        if self.clock is not None and self.phase == _PLAY:
             self._clock(now_ms)
         if self._dirty:
             self._dirty = False
@@ -230,9 +214,10 @@ class Referee(RefereeJudge, RefereeFlow):
 
     def _sense(self):
         # all places afresh (power-up, restore)
-        raw = self._raw
-        place_of_cell = self._place_of_cell
-        channel_of_cell = self._channel_of_cell
+        bufs = self._sense_bufs
+        raw = bufs[3]
+        place_of_cell = bufs[2]
+        channel_of_cell = self.board.channel_of_cell
         src = self.occ.settled
         raw[:] = self._zeros
         for i in range(self.board.cell_count):
@@ -240,10 +225,10 @@ class Referee(RefereeJudge, RefereeFlow):
         s = self.sensed
         s[:] = raw
         saturate(s, self.cap)
-        self._last[:] = src
+        bufs[0][:] = src
 
     def _cell_count(self, cell):
-        return self.occ.settled[self._channel_of_cell[cell]]
+        return self.occ.settled[self.board.channel_of_cell[cell]]
 
     def _event(self, name, **fields):
         fields["event"] = name
@@ -260,20 +245,22 @@ class Referee(RefereeJudge, RefereeFlow):
         # move it chose stays chosen (lit again whenever the board is back to idle).
         game = self.game
         sit = self.situation
-        if game.turn != self._clock_seat or game.turn_count != self._clock_turns:
-            self._clock_seat = game.turn
-            self._clock_turns = game.turn_count
-            self._clock_from = now
+        clock = self.clock
+        assert clock is not None  # (called only while the clock is on)
+        if game.turn != clock[2] or game.turn_count != clock[3]:
+            clock[2] = game.turn
+            clock[3] = game.turn_count
+            clock[1] = now
             return
         if self.auto_move is not None:
             if sit == _S_IDLE:
                 self._auto_step()
             return
         if _S_MISMATCH <= sit and sit <= _S_UNDO:
-            self._clock_from = now
+            clock[1] = now
             return
         # ticks wrap at 2**30 (time.ticks_ms): the difference modulo that, as ludus.sensing does
-        if sit == _S_IDLE and (now - self._clock_from) & 0x3FFFFFFF >= self.clock_ms:
+        if sit == _S_IDLE and (now - clock[1]) & 0x3FFFFFFF >= clock[0]:
             self._auto_step()
 
     # ---- setup and new games ----------------------------------------------------------------------
@@ -322,6 +309,28 @@ class Referee(RefereeJudge, RefereeFlow):
             d["situation"] = SITUATION_NAMES[self.situation]
             d["turn"] = self.game.turn
         return d
+
+
+def _timers(self, now_ms):
+    # A token resting on its way (ludus.referee.judge) is judged once still for _HOLD_MS; a refused
+    # press's cue, the turn LED flashing "illegal", lasts _CUE_MS (docs/lights.md). Both count from
+    # the tick they began on: -1 - t holds tick time t (a small int on a Pico too: ticks < 2**30).
+    hold = self.hold
+    if hold == 1:
+        self.hold = -1 - now_ms
+    elif hold < 0 and (now_ms + 1 + hold) & 0x3FFFFFFF >= _HOLD_MS:
+        self.hold = 2
+        self._dirty = True
+        if self.situation == _S_PENDING:
+            self._commit(self.pending)
+        else:
+            _evaluate(self)
+    cue = self.cue
+    if cue > 0:
+        self.cue = -1 - now_ms
+    elif cue < 0 and (now_ms + 1 + cue) & 0x3FFFFFFF >= _CUE_MS:
+        self.cue = 0
+        self._dirty = True
 
 
 def default_scene(board):

@@ -2,7 +2,8 @@
 undo, the Danish start choice) and the state that survives a power cut. A part of ludus.referee."""
 
 # The methods here live on Referee (ludus.referee), which defines the attributes they use.
-# mypy: disable-error-code="attr-defined,has-type"
+# mypy: disable-error-code="attr-defined,has-type,index,arg-type"
+# (index, arg-type: `choices` holds the moves to confirm or the starts that fit, None between)
 
 from ludus.dice import Dice
 from ludus.errors import StateError

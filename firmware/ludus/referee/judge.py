@@ -114,7 +114,7 @@ def _matched(self, matches, partials):
     if cont or partials or not self.table.shows_arrival(i, self.exp_sat):
         _hold(self, move, cont, partials)
         return
-    if self.adapter.revisable(self.game, move):
+    if self.adapter.has_dice and len(self.game.rolls) > 1 and self.adapter.revisable(self.game, move):
         # a token counted out square by square rests here, on the way to another of its moves: the
         # commit waits for the board to be still for HOLD_MS (or a press, or another piece touched)
         _hold(self, move, cont, partials)
@@ -344,9 +344,8 @@ class RefereeJudge:
                 "missing": [names[p] for p in self.missing],
                 "unexpected": [names[p] for p in self.unexpected],
             }
-            self.forced = ()
-            if illegal:  # the engine's reason, and the moves a rule forces instead (lit)
-                ev["reason"], self.forced = self.adapter.why(self.game, self.missing[0], self.unexpected[0])
+            if illegal:  # the engine's reason, and the moves a rule forces instead (lit: choices)
+                ev["reason"], self.choices = self.adapter.why(self.game, self.missing[0], self.unexpected[0])
             self.events.append(ev)
         self.situation = new
 

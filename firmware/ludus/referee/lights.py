@@ -178,7 +178,7 @@ def _compose_other(r, sit):
     elif sit == _S_ILLEGAL:
         _mark_some(r, r.unexpected[0], palette.ILLEGAL, True, 1)
         _mark_some(r, r.missing[0], palette.WAY_BACK, False, 1)
-        for key in r.forced:  # a capture the rules make compulsory: its victims
+        for key in r.choices or ():  # the captures a rule makes compulsory: their victims
             for v, _base in r.adapter.key_ends(r.game, key)[3]:
                 _mark(r, v, palette.CAPTURE_VICTIM)
     elif sit == _S_MISMATCH or sit == _S_UNDO:
@@ -188,25 +188,27 @@ def _compose_other(r, sit):
 def _compose_die(r, sc, game, seats):
     # The die shows the rolls still to play (after a power cut too, and an undo brings a roll back);
     # with none waiting, the last roll until a move uses it (a roll with no move shows what it was).
-    rolls = _waiting_rolls(game)
-    if rolls:
-        r.scene.set_die(rolls[0], rolls if len(rolls) > 1 else (), seats.colour[game.turn])
+    # (Few locals: a small frame stays on the C stack.)
+    if _waiting_rolls(game):
+        _show_rolls(sc, game.rolls, seats.colour[game.turn])
     elif r.die_value:
-        seat = r.die_seat
-        r.scene.set_die(r.die_value, (), seats.colour[seat if seat >= 0 else game.turn])
+        sc.set_die(r.die_value, (), seats.colour[r.die_seat if r.die_seat >= 0 else game.turn])
     if game.phase == 0:
         put_many(sc, seats.waiting_leds, len(game.rolls), seats.waiting)
 
 
+def _show_rolls(sc, rolls, colour):
+    sc.set_die(rolls[0], rolls if len(rolls) > 1 else (), colour)
+
+
 def _waiting_rolls(game):
-    # the die values still to be used in the play phase (a roll-off's rolls are the last roll's)
-    rolls = game.rolls
-    if game.phase != 0:
-        return ()
-    for v in rolls:
+    # True if die values wait to be used in the play phase (a roll-off's rolls are the last roll's)
+    if game.phase != 0 or not game.rolls:
+        return False
+    for v in game.rolls:
         if not 1 <= v <= 6:
-            return ()
-    return rolls
+            return False
+    return True
 
 
 def _compose_moves(r, partials):

@@ -105,20 +105,28 @@ class LudoAdapter(GameAdapter):
         # a square the token on frm passes, counting one of its legal moves out (not the landing: that
         # is the move's own touched square), along the track, into the column or round a lap
         row = game.geo.place_of[game.mover()]
-        for t in _steps(game):
-            if row[t[3] + 1] == frm and _passes(game, row, t, place):
+        for t in _tuples(game):
+            if t[0] < 3 and t[3] >= 0 and row[t[3] + 1] == frm and _passes(game, row, t, place):
                 return True
         return False
 
     def revisable(self, game, move):
+        # (one waiting roll: every move of a token goes the same distance, so none passes another's end)
         t = move.t
-        if t[0] >= 3 or t[3] < 0:
+        if len(game.rolls) < 2 or t[0] >= 3 or t[3] < 0:
+            return False
+        v = t[2] & 31
+        longer = False
+        for r in game.rolls:
+            if r & 31 > v:
+                longer = True
+        if not longer:  # the longest roll waiting: nothing goes further
             return False
         row = game.geo.place_of[game.mover()]
-        frm = row[t[3] + 1]
         to = row[t[4] + 1]
-        for u in _steps(game):
-            if u[3] == t[3] and u is not t and row[u[3] + 1] == frm and _passes(game, row, u, to):
+        for u in _tuples(game):
+            # (only a longer roll of a token on the same square can pass where this one ends)
+            if u[3] == t[3] and u[0] < 3 and u[2] & 31 > v and _passes(game, row, u, to):
                 return True
         return False
 
@@ -137,10 +145,7 @@ class LudoAdapter(GameAdapter):
             except LudusError as exc:
                 reason = str(exc)
                 break
-        forced = ()
-        if game.rules.must_capture:
-            forced = [t for t in game._legal() if t[5]]
-        return reason, forced
+        return reason, ([t for t in _tuples(game) if t[5]] if game.rules.must_capture else ())
 
     def move_text(self, game, frm, to, roll=0):
         # "3 green.0 t2-t5": a token of the mover on place frm, to place to; None if there is none
@@ -339,12 +344,12 @@ def _touch(out, p):
     out.append((p, 0))
 
 
-def _steps(game):
-    # the legal moves' tuples of a token already out (the engine's cache)
+def _tuples(game):
+    # the position's legal moves as the engine's tuples, kept in its cache (the table was made from it)
     ts = game._cache
     if ts is None:
         ts = game._cache = game._legal()
-    return [t for t in ts if t[0] < 3 and t[3] >= 0]
+    return ts
 
 
 def _passes(game, row, t, place):
