@@ -28,7 +28,7 @@ from ludus.board.places import (
     start_square,
 )
 from ludus.board.power import DEFAULT_BUDGET_MA
-from ludus.errors import BoardDefinitionError, ascii_digits
+from ludus.errors import BoardDefinitionError, ascii_digits, repeated_key
 
 
 def _is_int(v):
@@ -621,7 +621,7 @@ def check_dict(d):
     return checker
 
 
-def stream(f):
+def stream(f, source="board definition"):
     """Read a definition laid out one cell (and indicator) per line, as the generator writes it, without
     holding the whole document: returns a checker, or None when the layout is different."""
     checker = _Checker()
@@ -638,6 +638,7 @@ def stream(f):
                 item = json.loads(s[:-1] if s.endswith(",") else s)
             except ValueError:
                 return None
+            _once_each(s, source)
             if section == "cells":
                 checker.cell(item)
             else:
@@ -649,15 +650,24 @@ def stream(f):
             header.append(s)
     if section is not None:
         return None
+    text = "".join(header)
     try:
-        d = json.loads("".join(header))
+        d = json.loads(text)
     except ValueError:
         return None
+    _once_each(text, source)
     if not isinstance(d, dict) or d.get("cells") or d.get("indicators"):
         return None
     checker.finish(d)
     checker.header = d
     return checker
+
+
+def _once_each(text, where):
+    # a key named twice in one object: refused (ludus.errors.repeated_key)
+    k = repeated_key(text)
+    if k is not None:
+        raise BoardDefinitionError("%s: key %r appears twice in one object" % (where, k))
 
 
 def fail(source, faults):
@@ -677,11 +687,13 @@ def load(cls, path):
     except OSError as exc:
         raise BoardDefinitionError("cannot read board definition %s: %s" % (path, exc)) from None
     try:
-        checker = stream(f)
+        checker = stream(f, path)
         if checker is None:
             f.seek(0)
+            text = f.read()
+            _once_each(text, path)
             try:
-                d = json.load(f)
+                d = json.loads(text)
             except ValueError as exc:
                 raise BoardDefinitionError("%s is not valid JSON: %s" % (path, exc)) from None
             except (RuntimeError, MemoryError):  # RecursionError on CPython; a heap too small for it
@@ -695,6 +707,7 @@ def load(cls, path):
 
 def from_json(cls, text, source="board definition"):
     """Parse and check a board definition from JSON text."""
+    _once_each(text, source)
     try:
         d = json.loads(text)
     except ValueError as exc:

@@ -5,7 +5,7 @@ referee's state, host tools), so a game in play does not keep this code on the P
 import json
 
 from ludus.dice import Dice, seed_from_hex
-from ludus.errors import LudusError, NotationError
+from ludus.errors import LudusError, NotationError, repeated_key
 from ludus.record.actions import FORMAT, apply_action, roll_text, roll_values
 
 _HEX = "0123456789abcdef"
@@ -84,6 +84,9 @@ def write_json(record, write):
 def parse(text):
     """The GameRecord constructor's arguments from JSON text; NotationError naming the field for anything
     malformed."""
+    k = repeated_key(text)
+    if k is not None:
+        raise NotationError("record: key %r appears twice in one object" % (k,))
     try:
         data = json.loads(text)
     except ValueError as exc:

@@ -125,6 +125,11 @@ class Calibration:
         """Parse and validate JSON text written by to_json (or by hand); ConfigError names the fault."""
         import json
 
+        from ludus.errors import repeated_key
+
+        k = repeated_key(text)
+        if k is not None:
+            raise ConfigError("calibration: key %r appears twice in one object" % (k,))
         try:
             data = json.loads(text)
         except ValueError as exc:
