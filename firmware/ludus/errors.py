@@ -67,6 +67,7 @@ def repeated_key(text):
         elif c == "}" or c == "]":
             if open_keys:
                 open_keys.pop()
+            key_next = False
         elif c == ",":
             key_next = bool(open_keys) and open_keys[-1] is not None
         i += 1

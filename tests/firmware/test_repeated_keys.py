@@ -16,6 +16,8 @@ def test_repeated_key_finds_the_first_key_named_twice_in_one_object():
     assert repeated_key('{"a": "}", "a": 1}') == "a"  # brackets inside strings are text
     assert repeated_key("[1, 2, {") is None  # broken JSON: left to the reader to name
     assert repeated_key("") is None
+    for broken in ('{}"x"', '}"x"', '{"a": 1}, "a"', '"', '{"', '{"a\\', ']]]"a"'):
+        assert repeated_key(broken) is None, broken
     assert repeated_key("[" * 20000) is None  # nested beyond any file: left to the reader, no heap spent
     assert repeated_key('{"a": ' * 70 + '{"b": 1, "b": 2}') is None
 
