@@ -135,7 +135,8 @@ class LudoAdapter(GameAdapter):
         # compulsory-capture rule forces, whose victims the lights show
         from ludus.errors import LudusError
 
-        reason = ""
+        names = game.place_names
+        reason = "%s-%s: no waiting roll takes a token there" % (names[frm], names[to])
         for r in game.rolls:
             text = self.move_text(game, frm, to, r)
             if text is None:
