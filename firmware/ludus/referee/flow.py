@@ -9,7 +9,7 @@ from ludus.dice import Dice
 from ludus.errors import StateError
 from ludus.record.actions import roll_values
 from ludus.record.game import GameRecord
-from ludus.referee.infer import diff_places, pair_nearest
+from ludus.referee.infer import diff_places, pair_nearest, split_difference
 from ludus.referee.judge import table_of
 from ludus.referee.states import (
     LONG_PRESS,
@@ -82,17 +82,8 @@ class RefereeFlow:
             if pressed:
                 self._event("refused", reason="no game starts from these pieces: %d on the board" % total)
             return
-        missing = []
-        unexpected = []
         diff_places(s, best[1], self._diffs)
-        for p in self._diffs:
-            d = s[p] - best[1][p]
-            while d < 0:
-                missing.append(p)
-                d += 1
-            while d > 0:
-                unexpected.append(p)
-                d -= 1
+        missing, unexpected = split_difference(s, best[1], self._diffs)
         self.missing = missing
         self.unexpected = unexpected
         self.pairs = pair_nearest(missing, unexpected, self._xy)

@@ -400,6 +400,22 @@ def _prefer_seen(table, sensed, seen):
     return [matches[k] for k in range(len(matches)) if scored[k] == best]
 
 
+def split_difference(sensed, target, diffs):
+    """(missing, unexpected): the differing places (diffs) listed once per piece short of target, and
+    once per piece beyond it."""
+    missing = []
+    unexpected = []
+    for p in diffs:
+        d = sensed[p] - target[p]
+        while d < 0:
+            missing.append(p)
+            d += 1
+        while d > 0:
+            unexpected.append(p)
+            d -= 1
+    return missing, unexpected
+
+
 def pair_nearest(missing, unexpected, xy):
     """Pair unexpected places with missing ones, nearest first (greedy on squared mm distance):
     a list of (unexpected, missing) pairs. missing/unexpected are lists of places (a place listed

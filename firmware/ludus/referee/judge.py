@@ -4,7 +4,7 @@ confirmation), a move under way, or a difference to put right. A part of ludus.r
 # The methods here live on Referee (ludus.referee), which defines the attributes they use.
 # mypy: disable-error-code="attr-defined,has-type"
 
-from ludus.referee.infer import classify, diff_places, pair_nearest, saturate
+from ludus.referee.infer import classify, diff_places, pair_nearest, saturate, split_difference
 from ludus.referee.states import PASS_TEXT, TABLE_DUE
 from ludus.runtime import const
 
@@ -78,18 +78,32 @@ def _judge_moves(self, diffs, was):
     self._mismatch(diffs, was)
 
 
-def _on_the_way(self, diffs):
-    # The mover's token rests on a square it passes while counting a roll out: a move under way, its
-    # destinations lit, no error until the board has been still for HOLD_MS (then it is judged again).
-    if len(diffs) != 2 or self.hold == 2:  # 2: it has rested there HOLD_MS already
-        return False
+def _one_carried(self, diffs):
+    # (a, b) when the board differs on two places only, pieces missing from a and extra on b: a piece
+    # carried from a to b; else None
+    if len(diffs) != 2:
+        return None
     s = self.sensed
     es = self.exp_sat
     a, b = diffs[0], diffs[1]
     if s[a] > es[a]:
         a, b = b, a
-    if not (s[a] + 1 == es[a] and s[b] == es[b] + 1):
+    if not (s[a] < es[a] and s[b] > es[b]):
+        return None
+    return a, b
+
+
+def _on_the_way(self, diffs):
+    # The mover's token rests on a square it passes while counting a roll out: a move under way, its
+    # destinations lit, no error until the board has been still for HOLD_MS (then it is judged again).
+    if self.hold == 2:  # it has rested there HOLD_MS already
         return False
+    ab = _one_carried(self, diffs)
+    if ab is None:
+        return False
+    a, b = ab
+    if self.sensed[a] + 1 != self.exp_sat[a] or self.sensed[b] != self.exp_sat[b] + 1:
+        return False  # one token, not a stack's worth
     game = self.game
     if not self.adapter.mover_place(game, a) or not self.adapter.on_the_way(game, a, b):
         return False
@@ -262,15 +276,10 @@ class RefereeJudge:
 
     def _chain_touchdown(self, diffs):
         # Chinese Checkers: the mover's piece rests on a hole its jump chain passes but may not end on.
-        if len(diffs) != 2:
+        ab = _one_carried(self, diffs)
+        if ab is None:
             return False
-        s = self.sensed
-        es = self.exp_sat
-        a, b = diffs[0], diffs[1]
-        if s[a] > es[a]:
-            a, b = b, a
-        if not (s[a] < es[a] and s[b] > es[b]):
-            return False
+        a, b = ab
         game = self.game
         if not self.adapter.mover_place(game, a):
             return False
@@ -295,16 +304,7 @@ class RefereeJudge:
     def _show_difference(self, diffs, illegal_ok):
         s = self.sensed
         es = self.exp_sat
-        missing = []
-        unexpected = []
-        for p in diffs:
-            d = s[p] - es[p]
-            while d < 0:
-                missing.append(p)
-                d += 1
-            while d > 0:
-                unexpected.append(p)
-                d -= 1
+        missing, unexpected = split_difference(s, es, diffs)
         changed = missing != self.missing or unexpected != self.unexpected
         self.missing = missing
         self.unexpected = unexpected
