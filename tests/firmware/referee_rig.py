@@ -253,6 +253,7 @@ class Rig:
         from ludus.dice import Dice
         from ludus.record.game import GameRecord
 
+        gc.collect()  # (the game before it is garbage: a restore builds a whole game, as at boot)
         dice = Dice(self.seed)
         state = {"record": GameRecord(start, {}, dice.commitment()).to_json(), "seed": dice.seed_hex()}
         dice = None
