@@ -30,6 +30,8 @@ package("ludus", files=(
     "errors.py",
     "games.py",
     "hw/__init__.py",
+    "hw/button.py",
+    "hw/fake.py",
     "lazy.py",
     "light/__init__.py",
     "light/native.py",
