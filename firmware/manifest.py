@@ -56,6 +56,7 @@ package("ludus", files=(
     "record/actions.py",
     "record/codec.py",
     "record/game.py",
+    "record/journal.py",
     "referee/__init__.py",
     "referee/adapter.py",
     "referee/checkers.py",

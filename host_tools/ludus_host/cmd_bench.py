@@ -40,6 +40,8 @@ PLAN = (
     ("referee.ludo_commit_next_tick", 10, "", "... and the next tick (the new move table), Ludo"),
     ("referee.full_game", None, "", "full simulated checkers game (heap peak)"),
     ("referee.ludo_full_game", None, "", "full simulated 4-player Ludo game (heap peak)"),
+    ("journal.append", 20, "Pico est. <= 2 ms", "one action appended to the journal (fake flash)"),
+    ("journal.game", None, "<= 1 erase / 50 actions", "830-action game journalled: erases, bytes programmed"),
 )
 
 

@@ -14,3 +14,62 @@ class FakePin:
             return self.level
         self.level = 1 if v else 0
         return None
+
+
+class PowerCut(Exception):
+    """Raised by FakeFlash when its write budget runs out: the power went in the middle of a write."""
+
+
+class FakeFlash:
+    """NOR flash as rp2.Flash presents it (the block device's extended interface): blocks of
+    block_size bytes, erased to 0xFF; programming can only clear bits (it ANDs). cut_after: a number of
+    bytes that may still be programmed before the power goes (None: never): the write that crosses it
+    programs only its first bytes and raises PowerCut, as a cut at that byte would leave the chip.
+    Counts erases and bytes programmed."""
+
+    def __init__(self, blocks, block_size=4096):
+        self.block_size = block_size
+        self.blocks = blocks
+        self.data = bytearray(blocks * block_size)  # (one allocation: filled in place)
+        self._erase(0, blocks * block_size)
+        self.cut_after = None
+        self.erases = 0
+        self.programmed = 0
+
+    def _erase(self, at, n):
+        data = self.data
+        for i in range(at, at + n):
+            data[i] = 0xFF
+
+    def readblocks(self, n, buf, offset=0):
+        at = n * self.block_size + offset
+        buf[:] = self.data[at : at + len(buf)]
+
+    def writeblocks(self, n, buf, offset=0):
+        at = n * self.block_size + offset
+        if self.cut_after is None:  # the whole write at once: the bits ANDed as big integers
+            k = len(buf)
+            old = int.from_bytes(self.data[at : at + k], "little")
+            self.data[at : at + k] = (old & int.from_bytes(buf, "little")).to_bytes(k, "little")
+            self.programmed += k
+            return
+        for i in range(len(buf)):
+            if self.cut_after is not None:
+                if self.cut_after == 0:
+                    raise PowerCut("power cut at byte %d of a %d-byte write" % (i, len(buf)))
+                self.cut_after -= 1
+            self.data[at + i] &= buf[i]
+            self.programmed += 1
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.blocks
+        if op == 5:
+            return self.block_size
+        if op == 6:
+            if self.cut_after is not None and self.cut_after == 0:
+                raise PowerCut("power cut before an erase")
+            self._erase(arg * self.block_size, self.block_size)
+            self.erases += 1
+            return 0
+        return None

@@ -1,0 +1,269 @@
+"""The journal: a game that survives power cuts, as an append-only log of its actions on a raw flash
+range (docs/journal.md).
+
+    journal = Journal(flash)                  # rp2.Flash(start=..., len=...), or ludus.hw.fake.FakeFlash
+    state = journal.state()                   # the unfinished game to restore (Referee.restore), or None
+    journal.begin(referee.state())            # a new game: its start, dice seed and commitment
+    journal.add("6 green.0 base-t0")          # every action as the record keeps it
+    journal.undo()                            # the last action taken back
+    journal.end(placements)                   # finished: kept until its sectors are reused
+
+Each record is self-delimiting and checksummed: b"R", its length (2 bytes), its kind (S begin, A
+action, U undo, E end), the payload, and a CRC-16 of length, kind and payload. Records are programmed
+into whole 256-byte pages padded with 0xFF, which leaves the bytes before them as they were (flash bits
+only go from 1 to 0), so a cut at any byte of a write loses at most the record being written: reading
+stops at the first record whose checksum fails, and the next write starts a fresh sector. A sector
+begins with a header (b"LJ1", a 32-bit sequence number, CRC-16), written after its erase: sectors are
+read in sequence order, and the oldest is erased and reused when the newest is full, unless it still
+holds the unfinished game (then the journal is full: `full` is set and actions are no longer kept)."""
+
+from array import array
+
+from ludus.errors import StateError
+from ludus.runtime import const
+
+PAGE = const(256)
+_HEADER = const(16)  # bytes reserved at the start of a sector for its header
+_MAGIC = b"LJ1"
+_BLANK = b"\xff" * PAGE  # an erased page: what a page is padded with
+
+
+def _crc_table():
+    table = array("H", bytes(512))
+    for i in range(256):
+        crc = i << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        table[i] = crc
+    return table
+
+
+_CRC = _crc_table()  # 512 bytes: a byte at a time, eight times faster than bit by bit
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of data (bytes), continuing from crc."""
+    table = _CRC
+    for b in data:
+        crc = (crc << 8 & 0xFF00) ^ table[(crc >> 8) ^ b]
+    return crc
+
+
+class Journal:
+    """An append-only journal on `flash`, a block device with the extended interface of rp2.Flash
+    (readblocks(n, buf, offset), writeblocks(n, buf, offset) programming without erasing, ioctl(4) the
+    block count, ioctl(5) the block size, ioctl(6, n) erasing block n). At least two blocks."""
+
+    def __init__(self, flash):
+        self.flash = flash
+        self.count = flash.ioctl(4, 0)
+        self.size = flash.ioctl(5, 0)
+        if self.count < 2 or self.size % PAGE or self.size < 2 * PAGE:
+            raise StateError("a journal needs 2 or more flash blocks of a multiple of %d bytes" % PAGE)
+        self.erases = 0  # blocks erased and bytes programmed by this journal since it was opened
+        self.programmed = 0
+        self.full = False
+        self._page = bytearray(PAGE)
+        self._load()
+
+    # ---- reading ----------------------------------------------------------------------------------
+
+    def _load(self):
+        self.game = None  # the last game read or written: [start payload, [actions], end payload or
+        # None, the sequence number of the block its start is in]
+        self.sector = -1  # the block being written and where (at the end of a block: a new one next)
+        self.at = self.size
+        self.seq = 0
+        self._scan(self._apply)
+
+    def _blocks(self):
+        # (sequence number, block) of every block with a valid header, oldest first
+        order = []
+        head = bytearray(9)
+        for n in range(self.count):
+            self.flash.readblocks(n, head, 0)
+            if bytes(head[:3]) == _MAGIC and crc16(head[:7]) == head[7] | head[8] << 8:
+                order.append((head[3] | head[4] << 8 | head[5] << 16 | head[6] << 24, n))
+        order.sort()
+        return order
+
+    def _scan(self, visit):
+        # every valid record, oldest first, to visit(kind, payload, seq); the newest block becomes the
+        # one written, from the end of its valid records (none after a torn one)
+        order = self._blocks()
+        block = bytearray(self.size)
+        for seq, n in order:
+            self.flash.readblocks(n, block, 0)
+            at = _HEADER
+            while at + 6 <= self.size and block[at] == 0x52:  # b"R"
+                length = block[at + 1] | block[at + 2] << 8
+                end = at + 3 + length + 2
+                if length < 1 or end > self.size:
+                    break
+                if crc16(block[at + 1 : at + 3 + length]) != block[end - 2] | block[end - 1] << 8:
+                    break  # torn: the rest of this block is not used again
+                visit(block[at + 3], bytes(block[at + 4 : at + 3 + length]), seq)
+                at = end
+            if visit == self._apply and seq == order[-1][0]:
+                self.seq = seq
+                self.sector = n
+                self.at = at if at < self.size and block[at] == 0xFF else self.size
+
+    def _apply(self, kind, payload, seq):
+        game = self.game
+        if kind == 0x53:  # S
+            self.game = [payload, [], None, seq]
+        elif game is None or game[2] is not None:
+            return  # a game whose start was erased, or records after an end: nothing to add them to
+        elif kind == 0x41:  # A
+            game[1].append(payload.decode())
+        elif kind == 0x55:  # U
+            if game[1]:
+                game[1].pop()
+        elif kind == 0x45:  # E
+            game[2] = payload
+
+    def current(self):
+        """(start payload, actions) of the unfinished game, or None."""
+        game = self.game
+        if game is not None and game[2] is None:
+            return game[0], game[1]
+        return None
+
+    def finished(self):
+        """The finished games still in flash, oldest first: (start payload, actions, end payload). Read
+        from flash on each call (only the unfinished game is kept in RAM)."""
+        out = []
+        games = []
+
+        def visit(kind, payload, seq):
+            if kind == 0x53:
+                games.append([payload, [], None])
+            elif games and games[-1][2] is None:
+                if kind == 0x41:
+                    games[-1][1].append(payload.decode())
+                elif kind == 0x55 and games[-1][1]:
+                    games[-1][1].pop()
+                elif kind == 0x45:
+                    games[-1][2] = payload
+                    out.append(tuple(games.pop()))
+
+        self._scan(visit)
+        return out
+
+    def state(self):
+        """The unfinished game as Referee.restore takes it (the game record with every action, the dice
+        seed and how many faces were drawn), or None."""
+        game = self.current()
+        if game is None:
+            return None
+        import json
+
+        from ludus.record.actions import roll_values
+        from ludus.record.game import GameRecord
+
+        state = json.loads(game[0])
+        record = GameRecord.from_json(state["record"])
+        used = state.get("dice_used", 0)
+        for text in game[1]:
+            record.actions.append(text)
+            values = roll_values(text)
+            if values is not None:
+                used += len(values)
+        state["record"] = record.to_json()
+        state["dice_used"] = used
+        return state
+
+    # ---- writing ----------------------------------------------------------------------------------
+
+    def begin(self, state):
+        """A new game: state is Referee.state() at its start (a dict) or its JSON text."""
+        if not isinstance(state, (str, bytes)):
+            import json
+
+            state = json.dumps(state)
+        self.full = False
+        self.game = None  # an unfinished game before it is given up: its blocks may be reused
+        return self._append(0x53, state.encode() if isinstance(state, str) else state)
+
+    def add(self, action):
+        """An action of the game (a roll or a move, as the record writes it). False if not kept."""
+        return self._append(0x41, action.encode())
+
+    def undo(self):
+        """The last action taken back."""
+        return self._append(0x55, b"")
+
+    def end(self, result):
+        """The game finished; result: its placements or any text (kept with it)."""
+        return self._append(0x45, str(result).encode())
+
+    def _append(self, kind, payload):
+        if self.full:
+            return False
+        length = 1 + len(payload)
+        need = 3 + length + 2
+        if need > self.size - _HEADER:
+            raise StateError("a journal record of %d bytes does not fit a %d-byte block" % (need, self.size))
+        if self.at + need > self.size:
+            if not self._next_sector():
+                return False
+        record = bytearray(need)
+        record[0] = 0x52
+        record[1] = length & 255
+        record[2] = length >> 8
+        record[3] = kind
+        record[4 : 4 + len(payload)] = payload
+        crc = crc16(record[1 : 3 + length])
+        record[need - 2] = crc & 255
+        record[need - 1] = crc >> 8
+        self._program(self.sector, self.at, record)
+        self.at += need
+        self._apply(kind, bytes(payload), self.seq)
+        return True
+
+    def _next_sector(self):
+        # the block after the one written (in the ring), erased with a new header; False if it still
+        # holds the unfinished game (the journal is full)
+        n = (self.sector + 1) % self.count
+        game = self.game
+        if game is not None and game[2] is None and game[3] <= self._seq_of(n):
+            self.full = True
+            return False
+        self.flash.ioctl(6, n)
+        self.erases += 1
+        self.seq += 1
+        head = bytearray(9)
+        head[:3] = _MAGIC
+        for k in range(4):
+            head[3 + k] = self.seq >> (8 * k) & 255
+        crc = crc16(head[:7])
+        head[7] = crc & 255
+        head[8] = crc >> 8
+        self._program(n, 0, head)
+        self.sector = n
+        self.at = _HEADER
+        return True
+
+    def _seq_of(self, n):
+        # the sequence number in block n's header (-1: none, an erased or torn header)
+        head = bytearray(9)
+        self.flash.readblocks(n, head, 0)
+        if bytes(head[:3]) != _MAGIC or crc16(head[:7]) != head[7] | head[8] << 8:
+            return -1
+        return head[3] | head[4] << 8 | head[5] << 16 | head[6] << 24
+
+    def _program(self, n, at, data):
+        # data at offset `at` of block n, by whole pages padded with 0xFF (earlier bytes kept)
+        page = self._page
+        view = memoryview(data)
+        first = at - at % PAGE
+        end = at + len(data)
+        while first < end:
+            page[:] = _BLANK
+            a = at if at > first else first  # the part of data in this page: [a, b) of the block
+            b = end if end < first + PAGE else first + PAGE
+            page[a - first : b - first] = view[a - at : b - at]
+            self.flash.writeblocks(n, page, first)
+            self.programmed += PAGE
+            first += PAGE
