@@ -73,3 +73,61 @@ class FakeFlash:
             self.erases += 1
             return 0
         return None
+
+
+class FakeShiftChain:
+    """Chained 74HC165s as the Pico sees them: `lines` holds every input's level (1: high, a
+    DRV5032 with no magnet; 0: pulled low), chip 0 nearest the Pico. `load` latches the lines while low;
+    the latched bits come out chip 0 first, each chip's H input first, through `spi.readinto` or one bit
+    per rising edge of `clock` on `data`. Counts latches and clock edges."""
+
+    def __init__(self, chips):
+        self.chips = chips
+        self.lines = bytearray(b"\x01" * (8 * chips))
+        self._latched = bytearray(8 * chips)
+        self._pos = 0
+        self.latches = 0
+        self.edges = 0
+        chain = self
+
+        class _Load:
+            def value(self, v=None):
+                if v == 0:
+                    chain._latched[:] = chain.lines
+                    chain._pos = 0
+                    chain.latches += 1
+
+        class _Clock:
+            def __init__(self):
+                self.level = 0
+
+            def value(self, v=None):
+                if v and not self.level:
+                    chain._pos += 1
+                    chain.edges += 1
+                if v is not None:
+                    self.level = 1 if v else 0
+
+        class _Data:
+            def value(self, v=None):
+                return chain._bit(chain._pos)
+
+        class _Spi:
+            def readinto(self, buf):
+                for k in range(len(buf)):
+                    byte = 0
+                    for _ in range(8):
+                        byte = byte << 1 | chain._bit(chain._pos)
+                        chain._pos += 1
+                    buf[k] = byte
+
+        self.load = _Load()
+        self.clock = _Clock()
+        self.data = _Data()
+        self.spi = _Spi()
+
+    def _bit(self, pos):
+        # the pos-th bit out: chip pos // 8, input H first
+        if pos >= 8 * self.chips:
+            return 0  # (the chain's serial input, tied low)
+        return self._latched[(pos // 8) * 8 + 7 - pos % 8]
