@@ -1,7 +1,8 @@
 """Digital hall switches (DRV5032 and the like) on chained 74HC165 shift registers: every sensor read in
 one pass into a preallocated buffer, over SPI or by bit-banged pins.
 
-    scanner = ShiftScanner(channels=121, load=Pin(17, Pin.OUT), spi=SPI(0, 1_000_000, sck=Pin(18), miso=Pin(16)))
+    spi = SPI(0, 1_000_000, sck=Pin(18), miso=Pin(16))
+    scanner = ShiftScanner(channels=121, load=Pin(17, Pin.OUT), spi=spi)
     scanner.read(levels)            # levels[ch] = 1 where a magnet is sensed, 0 elsewhere
 
 A 74HC165 latches its eight inputs while its load pin (SH/LD) is low, then shifts them out on its serial
