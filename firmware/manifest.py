@@ -32,6 +32,7 @@ package("ludus", files=(
     "hw/__init__.py",
     "hw/button.py",
     "hw/fake.py",
+    "hw/mux.py",
     "hw/shift.py",
     "lazy.py",
     "light/__init__.py",

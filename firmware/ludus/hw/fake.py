@@ -131,3 +131,41 @@ class FakeShiftChain:
         if pos >= 8 * self.chips:
             return 0  # (the chain's serial input, tied low)
         return self._latched[(pos // 8) * 8 + 7 - pos % 8]
+
+
+class FakeMuxBank:
+    """CD74HC4067 multiplexers into ADCs as the Pico sees them: `inputs` holds every channel's analog
+    level (array-like of 0..65535); `select` (set(n)) picks input n of every mux, and each of `adcs`
+    (read_u16()) reads its mux's selected input. A reading taken before `settle_us` have passed since
+    the last select (by `sleep_us`) still carries the previous input's level, as a real sample
+    capacitor does."""
+
+    def __init__(self, muxes, settle_us=5):
+        self.inputs = [0] * (16 * muxes)
+        self.selected = 0
+        self.previous = 0
+        self.waited = 0
+        self.settle_us = settle_us
+        self.selects = 0
+        bank = self
+
+        class _Select:
+            def set(self, n):
+                bank.previous = bank.selected
+                bank.selected = n
+                bank.waited = 0
+                bank.selects += 1
+
+        class _Adc:
+            def __init__(self, m):
+                self.m = m
+
+            def read_u16(self):
+                n = bank.selected if bank.waited >= bank.settle_us else bank.previous
+                return bank.inputs[self.m * 16 + n]
+
+        self.select = _Select()
+        self.adcs = [_Adc(m) for m in range(muxes)]
+
+    def sleep_us(self, us):
+        self.waited += us

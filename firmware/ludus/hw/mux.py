@@ -1,0 +1,66 @@
+"""Analog hall sensors (DRV5055 and the like) through CD74HC4067 16-channel multiplexers into the ADC:
+the select lines step through the 16 inputs, and at each step every multiplexer's ADC is read.
+
+    select = PinSelect([Pin(n, Pin.OUT) for n in (10, 11, 12, 13)])      # S0..S3
+    scanner = MuxScanner(121, select, [ADC(26), ADC(27), ADC(28)], settle_us=5)
+    scanner.read(levels)           # levels: array('H'), one ADC reading (0..65535) per channel
+
+Channel c is input c % 16 of multiplexer c // 16. After each change of the select lines the scanner
+waits `settle_us` before reading: the mux's own switching time is ~500 ns, but the ADC's sample
+capacitor charges through the mux's ~70 ohm and the sensor's output, and a reading taken at once still
+carries part of the previous channel. read() allocates nothing."""
+
+import time
+
+
+def _sleep_us(us):
+    # time.sleep_us on MicroPython; CPython (the fakes, the simulator) has none and needs none
+    sleep = getattr(time, "sleep_us", None)
+    if sleep is not None:
+        sleep(us)
+
+
+class PinSelect:
+    """The mux's select lines as separate pins, S0 first (four writes per step). A board that puts
+    S0..S3 on consecutive GPIOs can do it in one register write instead (the emulator issue measures
+    it)."""
+
+    def __init__(self, pins):
+        self.pins = pins
+
+    def set(self, n):
+        pins = self.pins
+        for k in range(len(pins)):
+            pins[k].value(n >> k & 1)
+
+
+class MuxScanner:
+    """channels: how many sensors. select: an object with set(n) driving S0..S3. adcs: one ADC per
+    multiplexer, each with read_u16(). sleep_us: the wait between selecting and reading."""
+
+    def __init__(self, channels, select, adcs, settle_us=5, sleep_us=None):
+        if len(adcs) * 16 < channels:
+            raise ValueError(
+                "%d channels need %d multiplexers, not %d" % (channels, (channels + 15) // 16, len(adcs))
+            )
+        self.channels = channels
+        self.select = select
+        self.adcs = adcs
+        self.settle_us = settle_us
+        self.sleep_us = getattr(time, "sleep_us", _sleep_us) if sleep_us is None else sleep_us
+
+    def read(self, levels):
+        """One reading per channel into levels (an array('H') of at least `channels`)."""
+        adcs = self.adcs
+        n = self.channels
+        s = 0
+        while s < 16:
+            self.select.set(s)
+            self.sleep_us(self.settle_us)
+            m = 0
+            c = s
+            while m < len(adcs) and c < n:
+                levels[c] = adcs[m].read_u16()
+                m += 1
+                c += 16
+            s += 1

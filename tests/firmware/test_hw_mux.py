@@ -1,0 +1,65 @@
+"""The analog multiplexer scanner against fake muxes and ADCs: every channel, the select sequence, the
+settle wait (a reading taken at once carries the previous channel), pins as select lines, bad wiring
+named, no allocation. Runs on both runtimes."""
+
+from array import array
+
+import support
+from ludus.hw.fake import FakeMuxBank, FakePin
+from ludus.hw.mux import MuxScanner, PinSelect
+
+
+def _bank(channels):
+    bank = FakeMuxBank((channels + 15) // 16)
+    for c in range(len(bank.inputs)):
+        bank.inputs[c] = 1000 + 7 * c
+    return bank
+
+
+def test_every_channel_is_read_after_its_select_settles():
+    bank = _bank(121)
+    scanner = MuxScanner(121, bank.select, bank.adcs, settle_us=5, sleep_us=bank.sleep_us)
+    levels = array("H", bytes(2 * 121))
+    scanner.read(levels)
+    assert list(levels) == [1000 + 7 * c for c in range(121)]
+    assert bank.selects == 16  # one select per input, every mux read at each
+
+
+def test_without_the_settle_wait_readings_carry_the_previous_channel():
+    bank = _bank(32)
+    scanner = MuxScanner(32, bank.select, bank.adcs, settle_us=0, sleep_us=bank.sleep_us)
+    levels = array("H", bytes(64))
+    scanner.read(levels)
+    assert levels[5] == bank.inputs[4]  # what the fake's sample capacitor models: why settle_us exists
+
+
+def test_pin_select_drives_s0_to_s3():
+    pins = [FakePin(0) for _ in range(4)]
+    select = PinSelect(pins)
+    select.set(0b1010)
+    assert [p.value() for p in pins] == [0, 1, 0, 1]
+    select.set(0b0111)
+    assert [p.value() for p in pins] == [1, 1, 1, 0]
+
+
+def test_too_few_multiplexers_are_named():
+    bank = _bank(32)
+    exc = support.raises(ValueError, MuxScanner, 40, bank.select, bank.adcs)
+    assert "40 channels need 3 multiplexers, not 2" in support.message_of(exc)
+
+
+def test_read_allocates_nothing():
+    if not support.IS_MICROPYTHON:
+        return  # heap_lock exists only on MicroPython
+    import micropython
+
+    bank = _bank(121)
+    scanner = MuxScanner(121, bank.select, bank.adcs, settle_us=5, sleep_us=bank.sleep_us)
+    levels = array("H", bytes(2 * 121))
+    scanner.read(levels)
+    micropython.heap_lock()
+    try:
+        scanner.read(levels)
+    finally:
+        micropython.heap_unlock()
+    assert levels[120] == 1000 + 7 * 120
