@@ -33,6 +33,7 @@ package("ludus", files=(
     "hw/button.py",
     "hw/fake.py",
     "hw/mux.py",
+    "hw/pixels.py",
     "hw/shift.py",
     "lazy.py",
     "light/__init__.py",

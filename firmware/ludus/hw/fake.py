@@ -169,3 +169,16 @@ class FakeMuxBank:
 
     def sleep_us(self, us):
         self.waited += us
+
+
+class FakeStrip:
+    """Stands in for the LED chain: send(buf) keeps a copy of the last frame sent (into a buffer made
+    once) and counts frames."""
+
+    def __init__(self, count):
+        self.last = bytearray(3 * count)
+        self.frames = 0
+
+    def send(self, buf):
+        self.last[:] = buf
+        self.frames += 1
