@@ -31,6 +31,7 @@ package("ludus", files=(
     "games.py",
     "hw/__init__.py",
     "hw/button.py",
+    "hw/buzzer.py",
     "hw/fake.py",
     "hw/mux.py",
     "hw/pixels.py",

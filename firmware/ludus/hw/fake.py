@@ -182,3 +182,30 @@ class FakeStrip:
     def send(self, buf):
         self.last[:] = buf
         self.frames += 1
+
+
+class FakePWM:
+    """A PWM output: freq(hz) and duty_u16(d) set it; `changes` counts the settings, `sounding` says
+    whether a tone plays (duty above 0) and at what frequency."""
+
+    def __init__(self):
+        self.hz = 0
+        self.duty = 0
+        self.changes = 0
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self.hz
+        self.hz = hz
+        self.changes += 1
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self.duty
+        self.duty = d
+        self.changes += 1
+        return None
+
+    def sounding(self):
+        return self.hz if self.duty else 0
