@@ -26,6 +26,7 @@ package("ludus", files=(
     "checkers/native.py",
     "checkers/options.py",
     "checkers/text.py",
+    "config.py",
     "dice.py",
     "errors.py",
     "games.py",

@@ -1,5 +1,6 @@
 """A fuzzer over every parser the project has: both position notations and named starts, move texts of
-both games, rule sets and options, game records, board definitions, calibration files and play scripts.
+both games, rule sets and options, game records, board definitions, calibration files, the board's
+config.json and play scripts.
 Each input comes from a valid example, mutated (characters flipped, dropped, repeated, other scripts'
 digits and huge numbers put in, tokens swapped) or made of random text. The property: a parser gives a
 result or the project's own error (LudusError) naming the fault, within a bounded time; anything else
@@ -67,6 +68,7 @@ SEEDS = {
     "record": [],  # made at start: a real record
     "board": [],  # the shipped ludo52 board, as text
     "calibration": [],
+    "config": [],  # the defaults, as a config.json
     "play script": [
         "setup\nmove h7 h16\nmove h112 h104\n",
         "lift h2 @50\nplace h7\nexpect situation pending\nwait 3000\n",
@@ -103,10 +105,19 @@ def _calibration_seed():
     return cal.to_json()
 
 
+def _config_seed():
+    import json
+
+    from ludus.config import defaults
+
+    return json.dumps(defaults())
+
+
 def entry_points():
     """{name: function(text)}: each returns normally or raises LudusError."""
     from ludus.board.definition import BoardDefinition
     from ludus.checkers.game import start_position as checkers_start
+    from ludus.config import read_config
     from ludus.games import position
     from ludus.ludo.rules import rules_from_spec
     from ludus.record import GameRecord
@@ -136,6 +147,7 @@ def entry_points():
         "record": record,
         "board": lambda text: BoardDefinition.from_json(text, "fuzzed board"),
         "calibration": Calibration.from_json,
+        "config": read_config,
         "play script": script,
     }
 
@@ -145,6 +157,7 @@ def seeds():
     out["record"] = [_record_seed()]
     out["board"] = [_board_seed()]
     out["calibration"] = [_calibration_seed()]
+    out["config"] = [_config_seed()]
     return out
 
 

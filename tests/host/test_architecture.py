@@ -36,6 +36,7 @@ ALLOWED = {
     | {"ludus.dice", "ludus.board", "ludus.sensing", "ludus.checkers", "ludus.ludo", "ludus.games"}
     | {"ludus.record", "ludus.light", "ludus.bots"},
     "ludus.hw": BASE,
+    "ludus.config": BASE,  # config.json, read by the entry point
     "main": None,  # the entry point wires everything together
     "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
 }

@@ -1,0 +1,170 @@
+"""The board's configuration (`config.json` on the Pico): which board and game, brightness, the current
+budget, sound, the turn clock, and the pins. read_config() checks every field and gives back a whole
+configuration, a safe default standing in for each field that is missing or wrong, plus one line per
+fault, so the firmware can show and report the faults and still run (docs/config.md).
+
+    config, faults = read_config(text)     # text: the file's JSON (None: no file)
+    for fault in faults:
+        print("config:", fault)            # and an error pattern on the LEDs
+"""
+
+import json
+
+from ludus.errors import repeated_key
+
+FORMAT = "ludus-config"
+VERSION = 1
+
+GPIO_COUNT = 30  # GPIO 0..29 on the RP2040
+ADC_PINS = (26, 27, 28)
+
+
+def defaults():
+    """The configuration used where the file says nothing (or something wrong): a Ludo board of 52
+    squares, any Classic game, a quarter brightness, the board's own budget, sound on, no turn clock,
+    the pins of hardware/README.md."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": "ludo52",
+        "game": "ludo/classic",
+        "brightness": 64,
+        "budget_ma": None,
+        "sound": True,
+        "turn_clock": False,
+        "pins": {
+            "leds": 15,
+            "button": 14,
+            "buzzer": 22,
+            "sensors": {"kind": "shift", "load": 17, "sck": 18, "miso": 16},
+        },
+    }
+
+
+def read_config(text):
+    """(configuration, faults): the file's fields where they are right, the defaults elsewhere, and a
+    line naming each fault. Never raises for bad content."""
+    config = defaults()
+    faults = []
+    if text is None:
+        faults.append("no config.json: the defaults are used")
+        return config, faults
+    try:
+        k = repeated_key(text)
+        data = json.loads(text)
+    except (ValueError, RuntimeError, MemoryError) as exc:  # (nested too deeply: RuntimeError)
+        faults.append("config.json is not valid JSON (%s): the defaults are used" % (exc,))
+        return config, faults
+    if not isinstance(data, dict):
+        faults.append("config.json must be a JSON object: the defaults are used")
+        return config, faults
+    if k is not None:
+        faults.append("key %r appears twice in one object: the last one is used" % (k,))
+    if data.get("format", FORMAT) != FORMAT or data.get("version", VERSION) != VERSION:
+        faults.append("format must be %r version %d" % (FORMAT, VERSION))
+    for key in data:
+        if key not in config:
+            faults.append("unknown field %r (known: %s)" % (key, ", ".join(sorted(config))))
+    _text(data, config, faults, "board")
+    _text(data, config, faults, "game")
+    if (
+        "game" in data
+        and isinstance(data["game"], str)
+        and not data["game"].startswith(("ludo/", "checkers"))
+    ):
+        faults.append("game %r is not a preset (ludo/RULES or checkers...)" % (data["game"],))
+        config["game"] = defaults()["game"]
+    _int(data, config, faults, "brightness", 0, 255)
+    if data.get("budget_ma") is not None:
+        _int(data, config, faults, "budget_ma", 1, 20000)
+    if "sound" in data:
+        if isinstance(data["sound"], bool):
+            config["sound"] = data["sound"]
+        else:
+            faults.append("sound must be true or false, not %r" % (data["sound"],))
+    if "turn_clock" in data:
+        v = data["turn_clock"]
+        if isinstance(v, bool) or (isinstance(v, int) and 1 <= v <= 3600):
+            config["turn_clock"] = v
+        else:
+            faults.append("turn_clock must be false, true or seconds 1..3600, not %r" % (v,))
+    if "pins" in data:
+        _pins(data["pins"], config, faults)
+    return config, faults
+
+
+def _text(data, config, faults, key):
+    if key in data:
+        v = data[key]
+        if isinstance(v, str) and 0 < len(v) <= 64:
+            config[key] = v
+        else:
+            faults.append("%s must be a name of 1 to 64 characters, not %r" % (key, v))
+
+
+def _int(data, config, faults, key, lo, hi):
+    if key not in data:
+        return
+    v = data[key]
+    if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
+        config[key] = v
+    else:
+        faults.append("%s must be a whole number %d..%d, not %r" % (key, lo, hi, v))
+
+
+def _gpio(v):
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < GPIO_COUNT
+
+
+def _pins(pins, config, faults):
+    # every pin a GPIO, each used once; a wrong pin section leaves the default pins in place
+    if not isinstance(pins, dict):
+        faults.append("pins must be an object")
+        return
+    found = dict(config["pins"])
+    bad = len(faults)
+    for key in pins:
+        if key not in found:
+            faults.append("pins: unknown pin %r (known: %s)" % (key, ", ".join(sorted(found))))
+    for key in ("leds", "button", "buzzer"):
+        if key in pins:
+            v = pins[key]
+            if _gpio(v) or (key == "buzzer" and v is None):
+                found[key] = v
+            else:
+                faults.append(
+                    "pins.%s must be a GPIO 0..%d%s, not %r"
+                    % (key, GPIO_COUNT - 1, ", or null" if key == "buzzer" else "", v)
+                )
+    if "sensors" in pins:
+        s = pins["sensors"]
+        kind = s.get("kind") if isinstance(s, dict) else None
+        if kind == "shift":
+            for key in ("load", "sck", "miso"):
+                if not _gpio(s.get(key)):
+                    faults.append(
+                        "pins.sensors.%s must be a GPIO 0..%d, not %r" % (key, GPIO_COUNT - 1, s.get(key))
+                    )
+        elif kind == "mux":
+            sel = s.get("select")
+            adc = s.get("adc")
+            if not (isinstance(sel, list) and len(sel) == 4 and all(_gpio(p) for p in sel)):
+                faults.append("pins.sensors.select must be 4 GPIOs (S0..S3), not %r" % (sel,))
+            if not (isinstance(adc, list) and 1 <= len(adc) <= 3 and all(p in ADC_PINS for p in adc)):
+                faults.append("pins.sensors.adc must be 1 to 3 of the ADC pins 26, 27, 28, not %r" % (adc,))
+        else:
+            faults.append('pins.sensors.kind must be "shift" or "mux", not %r' % (kind,))
+        if len(faults) == bad:
+            found["sensors"] = s
+    if len(faults) == bad:
+        used = [found["leds"], found["button"]] + ([found["buzzer"]] if found["buzzer"] is not None else [])
+        s = found["sensors"]
+        used += [s["load"], s["sck"], s["miso"]] if s["kind"] == "shift" else s["select"] + s["adc"]
+        for p in used:
+            if used.count(p) > 1:
+                faults.append("pins: GPIO %d is used twice" % p)
+                break
+    if len(faults) == bad:
+        config["pins"] = found
+    else:
+        faults.append("pins: the default pins are used")
