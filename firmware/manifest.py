@@ -11,6 +11,7 @@ metadata(
 
 package("ludus", files=(
     "__init__.py",
+    "app.py",
     "board/__init__.py",
     "board/check.py",
     "board/definition.py",

@@ -6,25 +6,28 @@ from ludus.record.journal import Journal
 
 
 def test_a_referee_restored_from_the_journal_goes_on_with_the_same_game():
-    from ludo_scenes import at
+    import json
+
+    from referee_rig import Rig
 
     flash = FakeFlash(2, block_size=1024)  # (first, while the heap is whole: the board's flash is no heap)
     j = Journal(flash)
-    rig = at("ludo classic seats=gr turn=g rolls=- g=t2,base,base,base r=t30,base,base,base")
+    rig = Rig("checkers", "checkers")
+    rig.settle()
+    rig.start_at("checkers/2")
     j.begin(rig.referee.state())  # (a restored start: no actions yet)
-    rig.die(3)
-    rig.press()
-    rig.move("t2", "t5")
+    rig.move("h7", "h16")
+    rig.move("h112", "h104")
     for text in rig.moves():
         j.add(text)
     state = Journal(flash).state()
-    import json
-
-    record = json.loads(state["record"])
-    assert record["actions"] == ["roll 3", "3 green.0 t2-t5"], record
+    assert json.loads(state["record"])["actions"] == ["h7-h16", "h112-h104"]
+    before = rig.referee.game.notation()
+    rig.referee = None
     rig.referee = rig._referee()
     rig.referee.restore(state)
     rig.settle()
-    assert rig.referee.game.notation() == (
-        "ludo classic seats=gr turn=r rolls=- g=t5,base,base,base r=t30,base,base,base"
-    )
+    assert rig.referee.game.notation() == before
+    assert rig.situation() == "idle"
+    rig.move("h8", "h17")  # and play goes on
+    assert rig.moves()[-1] == "h8-h17"

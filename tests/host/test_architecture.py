@@ -37,6 +37,7 @@ ALLOWED = {
     | {"ludus.record", "ludus.light", "ludus.bots"},
     "ludus.hw": BASE,
     "ludus.config": BASE,  # config.json, read by the entry point
+    "ludus.app": None,  # the firmware's loop: wires every layer, as main does
     "main": None,  # the entry point wires everything together
     "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
 }

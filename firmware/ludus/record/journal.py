@@ -89,25 +89,34 @@ class Journal:
 
     def _scan(self, visit):
         # every valid record, oldest first, to visit(kind, payload, seq); the newest block becomes the
-        # one written, from the end of its valid records (none after a torn one)
+        # one written, from the end of its valid records (none after a torn one). Reads a record at a
+        # time (no block-sized buffer: the heap is the game's).
         order = self._blocks()
-        block = bytearray(self.size)
+        head = bytearray(3)
         for seq, n in order:
-            self.flash.readblocks(n, block, 0)
             at = _HEADER
-            while at + 6 <= self.size and block[at] == 0x52:  # b"R"
-                length = block[at + 1] | block[at + 2] << 8
+            while at + 6 <= self.size:
+                self.flash.readblocks(n, head, at)
+                length = head[1] | head[2] << 8
                 end = at + 3 + length + 2
-                if length < 1 or end > self.size:
+                if head[0] != 0x52 or length < 1 or end > self.size:  # b"R"
                     break
-                if crc16(block[at + 1 : at + 3 + length]) != block[end - 2] | block[end - 1] << 8:
+                body = bytearray(length + 4)
+                self.flash.readblocks(n, body, at + 1)
+                if crc16(memoryview(body)[: length + 2]) != body[length + 2] | body[length + 3] << 8:
                     break  # torn: the rest of this block is not used again
-                visit(block[at + 3], bytes(block[at + 4 : at + 3 + length]), seq)
+                visit(body[2], bytes(body[3 : length + 2]), seq)
                 at = end
             if visit == self._apply and seq == order[-1][0]:
                 self.seq = seq
                 self.sector = n
-                self.at = at if at < self.size and block[at] == 0xFF else self.size
+                self.at = at if at + 1 <= self.size and self._erased(n, at) else self.size
+
+    def _erased(self, n, at):
+        # True if the byte at `at` of block n is erased (where the next record may go)
+        one = bytearray(1)
+        self.flash.readblocks(n, one, at)
+        return one[0] == 0xFF
 
     def _apply(self, kind, payload, seq):
         game = self.game

@@ -333,14 +333,15 @@ def _timers(self, now_ms):
         self._dirty = True
 
 
-def default_scene(board):
+def default_scene(board, budget_ma=None):
     """The light scene the referee makes for a board when it is given none (also what the host's board
-    validator tries, so it refuses what the referee would). ConfigError if the LEDs cannot be driven."""
+    validator tries, so it refuses what the referee would). budget_ma: the LEDs' current budget, if not
+    the board's own (a config's). ConfigError if the LEDs cannot be driven."""
     from ludus.light.scene import LightScene
 
     scene = LightScene(
         board.led_count,
-        budget_ma=board.led_budget_ma(),
+        budget_ma=board.led_budget_ma() if budget_ma is None else budget_ma,
         die_faces=board.die_faces,
         ma_per_channel=board.ma_per_channel,
         idle_ma_per_led=int(board.idle_ma + 0.5),

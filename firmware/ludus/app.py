@@ -1,0 +1,106 @@
+"""The firmware's loop, with its hardware given to it: sensors -> referee -> LEDs, the button, the piezo,
+and the journal that keeps the game through power cuts (docs/firmware.md). main.py builds the drivers
+from config.json and runs it; tests run it with the fakes of ludus.hw.fake.
+
+    app = App(config, board, sensors, button, pixels, journal, buzzer=None, out=print)
+    while True:
+        app.step(time.ticks_ms())    # once per tick (>= 50 Hz)
+
+Each step reads every sensor, polls the button, ticks the referee, writes every new action of the game
+to the journal (rolls and moves, undos, a game's start and end, in that order), reports each event as a
+JSON line through `out`, sounds the cue for it, and sends the LED frame when the scene changed or a
+pattern moved (FRAME_MS)."""
+
+import json
+
+from ludus.referee.core import Referee, default_scene
+from ludus.runtime import const
+
+FRAME_MS = const(40)  # the LED frame rate while anything blinks: 25 frames a second
+
+
+class App:
+    """config: from ludus.config.read_config. board: a BoardDefinition. sensors: read(levels) (a
+    ShiftScanner or MuxScanner). button: poll(now) (ludus.hw.button). pixels: write(frame). journal: a
+    ludus.record.journal.Journal. buzzer: play(cue, now), tick(now), or None. out: one JSON line per
+    event. seed: the dice seed (None: drawn per game from os.urandom)."""
+
+    def __init__(self, config, board, sensors, button, pixels, journal, buzzer=None, out=None, seed=None):
+        self.board = board
+        self.sensors = sensors
+        self.button = button
+        self.pixels = pixels
+        self.journal = journal
+        self.buzzer = buzzer if config["sound"] else None
+        self.out = out if out is not None else print
+        from array import array
+
+        # one level per sensor channel: ADC readings (analog) or 0/1 (digital)
+        analog = board.sensor_kind == "analog"
+        self.levels = array("H" if analog else "B", bytes((2 if analog else 1) * board.channel_count))
+        scene = default_scene(board, config["budget_ma"])
+        scene.set_brightness(config["brightness"])
+        self.referee = Referee(board, config["game"], scene=scene, seed=seed, turn_clock=config["turn_clock"])
+        self.frame = bytearray(3 * board.led_count)
+        self.last_frame = -FRAME_MS
+        self.kept = 0  # the journal's count of the current game's actions
+        state = journal.state()
+        if state is not None:
+            self.referee.restore(state)
+            self.kept = len(self.referee.record.actions)
+            self._say({"event": "journal", "restored": self.kept})
+
+    def step(self, now_ms):
+        """One tick of the board."""
+        self.sensors.read(self.levels)
+        ref = self.referee
+        changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
+        events = ref.take_events() if ref.events else None
+        if events:
+            self._keep(events)
+            for ev in events:
+                self._say(ev)
+                if self.buzzer is not None:
+                    self._cue(ev, now_ms)
+        if self.buzzer is not None:
+            self.buzzer.tick(now_ms)
+        if changed or (now_ms - self.last_frame) & 0x3FFFFFFF >= FRAME_MS:
+            ref.render(now_ms, self.frame)
+            self.pixels.write(self.frame)
+            self.last_frame = now_ms
+
+    def _keep(self, events):
+        # the journal follows the game record: its start, each action added or taken back, its end
+        ref = self.referee
+        journal = self.journal
+        for ev in events:
+            if ev["event"] == "new_game":
+                journal.begin(ref.state())
+                self.kept = 0
+        actions = ref.record.actions if ref.record is not None else ()
+        while self.kept > len(actions):
+            journal.undo()
+            self.kept -= 1
+        while self.kept < len(actions):
+            journal.add(actions[self.kept])
+            self.kept += 1
+        for ev in events:
+            if ev["event"] == "game_over":
+                journal.end(json.dumps(ev.get("placements")))
+
+    def _cue(self, ev, now_ms):
+        from ludus.hw.buzzer import ILLEGAL, REFUSED, YOUR_TURN
+
+        name = ev["event"]
+        buzzer = self.buzzer
+        if buzzer is None:
+            return
+        if name == "illegal":
+            buzzer.play(ILLEGAL, now_ms)
+        elif name == "refused":
+            buzzer.play(REFUSED, now_ms)
+        elif name == "move":
+            buzzer.play(YOUR_TURN, now_ms)
+
+    def _say(self, ev):
+        self.out(json.dumps(ev))

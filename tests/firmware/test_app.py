@@ -1,0 +1,130 @@
+"""The firmware's loop (ludus.app) on fake hardware: sensors on a fake 74HC165 chain, the button on a
+fake pin, the LEDs on a fake strip, the journal on fake NOR flash. A checkers game set up, played, and
+cut off in the middle of a journal write; the board starts again from the journal and goes on. Runs on
+both runtimes."""
+
+import gc
+import json
+
+from ludus.config import defaults
+from ludus.hw.button import Button
+from ludus.hw.fake import FakeFlash, FakePin, FakeShiftChain, FakeStrip, PowerCut
+from ludus.hw.pixels import Pixels
+from ludus.hw.shift import ShiftScanner
+from ludus.record.journal import Journal
+
+SEED = bytes(range(32))
+
+
+class Table:
+    """The physical board: pieces per cell drive the fake sensor lines; the button; the clock."""
+
+    def __init__(self, board):
+        self.board = board
+        self.chain = FakeShiftChain((board.channel_count + 7) // 8)
+        self.pin = FakePin()
+        self.strip = FakeStrip(board.led_count)
+        self.now = 0
+
+    def put(self, cell, on):
+        self.chain.lines[self.board.channel_of_cell[cell]] = 0 if on else 1  # a magnet pulls it low
+
+    def app(self, flash, out):
+        from ludus.app import App
+
+        config = defaults()
+        config["game"] = "checkers"
+        sensors = ShiftScanner(self.board.channel_count, self.chain.load, spi=self.chain.spi)
+        pixels = Pixels(None, self.board.led_count, send=self.strip.send)
+        return App(
+            config,
+            self.board,
+            sensors,
+            Button(self.pin),
+            pixels,
+            Journal(flash),
+            out=out.append,
+            seed=SEED,
+        )
+
+    def run(self, app, ms):
+        end = self.now + ms
+        while self.now < end:
+            app.step(self.now)
+            self.now += 10
+
+
+def _board():
+    import referee_rig
+
+    return referee_rig.load_board("checkers")
+
+
+def _events(out, name):
+    return [e for e in (json.loads(line) for line in out) if e.get("event") == name]
+
+
+_CUT = {}  # the flash and the table as the power cut left them, for the second half
+
+
+def _play_until_the_cut():
+    flash = FakeFlash(3, block_size=1024)  # (first, while the heap is whole)
+    board = _board()
+    table = Table(board)
+    out = []
+    app = table.app(flash, out)
+    # the two-player start (the referee's own), put on the board
+    from ludus.games import position
+
+    game = position("checkers/2")
+    binding = app.referee.places
+    for seat in (0, 1):
+        for h in game.pieces(seat):
+            table.put(binding.cells(h)[0], True)
+    table.run(app, 600)
+    assert _events(out, "new_game"), out
+    names = game.place_names
+    table.put(binding.cells(names.index("h7"))[0], False)  # lift h7 ...
+    table.run(app, 100)
+    table.put(binding.cells(names.index("h16"))[0], True)  # ... and put it on h16
+    table.run(app, 500)
+    assert [e["move"] for e in _events(out, "move")] == ["h7-h16"]
+    assert table.strip.frames > 10  # the LEDs were sent, frame by frame
+    # the next move, with the power cut in the middle of its journal write
+    flash.cut_after = 2  # (the first two bytes of the page written: the record is torn or not begun)
+    table.put(binding.cells(names.index("h112"))[0], False)
+    table.put(binding.cells(names.index("h104"))[0], True)
+    try:
+        table.run(app, 500)
+        raise AssertionError("the journal write should have been cut")
+    except PowerCut:
+        pass
+    flash.cut_after = None
+    _CUT["flash"] = flash  # (the chip itself: it keeps what was written)
+    _CUT["lines"] = bytes(table.chain.lines)
+    _CUT["now"] = table.now
+
+
+def test_a_game_on_fake_hardware_is_journalled_until_the_power_cut():
+    _play_until_the_cut()
+
+
+def test_b_after_the_cut_the_board_goes_on_from_the_journal():
+    # RAM is lost: only the flash and the pieces on the table remain (a test of its own, so that the
+    # first board's heap is gone before the second is built)
+    if not _CUT:
+        _play_until_the_cut()
+        gc.collect()
+    flash = _CUT["flash"]
+    table = Table(_board())
+    table.chain.lines[:] = _CUT["lines"]
+    table.now = _CUT["now"]
+    out = []
+    app = table.app(flash, out)  # the journal holds the first move (the second was torn)
+    assert _events(out, "journal")[0]["restored"] == 1
+    assert app.referee.record.actions[0] == "h7-h16"
+    table.run(app, 600)  # the board read: h112 moved to h104 is seen again, and played
+    assert [e["move"] for e in _events(out, "move")] == ["h112-h104"], out
+    app = None
+    gc.collect()
+    assert list(table.app(flash, []).referee.record.actions) == ["h7-h16", "h112-h104"]
