@@ -32,3 +32,15 @@ def raises(exc_type, fn, *args, **kwargs):
 def message_of(exc):
     """The text of an exception, on both runtimes."""
     return str(exc.args[0]) if exc.args else ""
+
+
+def locked(fn, arg):
+    """Call fn(arg) with the heap locked (MicroPython only): a MemoryError if it allocates. (One
+    argument, no *args: packing them would allocate under the lock.)"""
+    import micropython
+
+    micropython.heap_lock()
+    try:
+        return fn(arg)
+    finally:
+        micropython.heap_unlock()

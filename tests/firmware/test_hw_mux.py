@@ -51,15 +51,9 @@ def test_too_few_multiplexers_are_named():
 def test_read_allocates_nothing():
     if not support.IS_MICROPYTHON:
         return  # heap_lock exists only on MicroPython
-    import micropython
-
     bank = _bank(121)
     scanner = MuxScanner(121, bank.select, bank.adcs, settle_us=5, sleep_us=bank.sleep_us)
     levels = array("H", bytes(2 * 121))
     scanner.read(levels)
-    micropython.heap_lock()
-    try:
-        scanner.read(levels)
-    finally:
-        micropython.heap_unlock()
+    support.locked(scanner.read, levels)
     assert levels[120] == 1000 + 7 * 120

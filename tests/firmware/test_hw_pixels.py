@@ -45,15 +45,9 @@ def test_a_frame_of_the_wrong_size_is_named():
 def test_write_allocates_nothing():
     if not support.IS_MICROPYTHON:
         return  # heap_lock exists only on MicroPython
-    import micropython
-
     strip = FakeStrip(127)
     pixels = Pixels(None, 127, send=strip.send)
     frame = bytearray(range(256)) + bytearray(125)
     pixels.write(frame)
-    micropython.heap_lock()
-    try:
-        pixels.write(frame)
-    finally:
-        micropython.heap_unlock()
+    support.locked(pixels.write, frame)
     assert strip.frames == 2

@@ -63,8 +63,6 @@ def test_a_scanner_needs_a_bus_or_pins():
 def test_read_allocates_nothing():
     if not support.IS_MICROPYTHON:
         return  # heap_lock exists only on MicroPython
-    import micropython
-
     chain = _chain_with(121, (3, 99))
     for scanner in (
         ShiftScanner(121, chain.load, spi=chain.spi),
@@ -72,9 +70,5 @@ def test_read_allocates_nothing():
     ):
         levels = bytearray(121)
         scanner.read(levels)
-        micropython.heap_lock()
-        try:
-            scanner.read(levels)
-        finally:
-            micropython.heap_unlock()
+        support.locked(scanner.read, levels)
         assert levels[3] == 1 and levels[99] == 1
