@@ -125,3 +125,24 @@ def test_random_cuts_during_long_games():
             expected = list(got)
         flash.cut_after = None
     assert Journal(flash).current()[1] == expected
+
+
+def test_random_or_damaged_flash_opens_without_an_error():
+    rnd = __import__("random")
+    rnd.seed(9)
+    flash = FakeFlash(2, block_size=1024)
+    for _ in range(20 if support.IS_MICROPYTHON else 200):
+        for i in range(len(flash.data)):
+            flash.data[i] = rnd.getrandbits(8)
+        j = Journal(flash)  # whatever the flash holds: read, never raise
+        j.current()
+        j.finished()
+    # a valid header and CRC-valid records whose payloads are no record and no UTF-8
+    flash = FakeFlash(2, block_size=1024)
+    j = Journal(flash)
+    j.begin("not json")
+    j._append(0x41, b"\xff\xfe")
+    again = Journal(flash)
+    assert again.current()[1] == ["\ufffd\ufffd"]
+    assert again.state() is None  # no game to restore: the board starts afresh
+    assert j.add("roll 3")  # and goes on writing

@@ -9,22 +9,11 @@ import sys
 import time
 
 import pytest
-from tools import ROOT
+from tools import ROOT, ludus
 
 pytestmark = pytest.mark.cpython_only
 
 BOARD = os.path.join(ROOT, "hardware", "boards", "ludo52.json")
-
-
-def ludus(*argv, stdin=None, timeout=60, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "ludus_host.cli", *argv],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        input=stdin,
-        cwd=cwd,
-    )
 
 
 @pytest.fixture(scope="module")

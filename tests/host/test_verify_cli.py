@@ -4,8 +4,6 @@ missing file is refused with a message naming the problem (exit 2)."""
 
 import json
 import os
-import subprocess
-import sys
 
 import ludus.record.game as record_module
 import pytest
@@ -14,7 +12,7 @@ from ludus.record import GameRecord
 from ludus_host.cli import main
 from test_record import play_race, race_position  # the tiny dice game of tests/firmware
 from test_record_checkers import checkers_game_record
-from tools import ROOT
+from tools import ROOT, ludus
 
 pytestmark = pytest.mark.cpython_only
 
@@ -127,17 +125,6 @@ def test_malformed_files_are_refused(race, tmp_path, capsys):
     code, _, err = verify(str(tmp_path / "absent.json"), capsys)
     assert code == 2
     assert err.startswith("ludus verify: cannot read record %s" % (tmp_path / "absent.json")), err
-
-
-def ludus(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "ludus_host.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        input=stdin,
-        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")),
-    )
 
 
 def test_real_checkers_record_through_the_command(tmp_path):

@@ -41,6 +41,14 @@ def _crc_table():
 _CRC = _crc_table()  # 512 bytes: a byte at a time, eight times faster than bit by bit
 
 
+def _text(payload):
+    # an action's text; bytes that are no UTF-8 (damage the checksum missed) as U+FFFD, never an error
+    try:
+        return payload.decode()
+    except UnicodeError:
+        return "".join(chr(b) if b < 128 else "\ufffd" for b in payload)
+
+
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of data (bytes), continuing from crc."""
     table = _CRC
@@ -74,23 +82,22 @@ class Journal:
         self.sector = -1  # the block being written and where (at the end of a block: a new one next)
         self.at = self.size
         self.seq = 0
-        self._scan(self._apply)
+        self._scan(self._apply, True)
 
     def _blocks(self):
         # (sequence number, block) of every block with a valid header, oldest first
         order = []
-        head = bytearray(9)
         for n in range(self.count):
-            self.flash.readblocks(n, head, 0)
-            if bytes(head[:3]) == _MAGIC and crc16(head[:7]) == head[7] | head[8] << 8:
-                order.append((head[3] | head[4] << 8 | head[5] << 16 | head[6] << 24, n))
+            seq = self._seq_of(n)
+            if seq >= 0:
+                order.append((seq, n))
         order.sort()
         return order
 
-    def _scan(self, visit):
-        # every valid record, oldest first, to visit(kind, payload, seq); the newest block becomes the
-        # one written, from the end of its valid records (none after a torn one). Reads a record at a
-        # time (no block-sized buffer: the heap is the game's).
+    def _scan(self, visit, position=False):
+        # every valid record, oldest first, to visit(kind, payload, seq); with position, the newest
+        # block becomes the one written, from the end of its valid records (none after a torn one).
+        # Reads a record at a time (no block-sized buffer: the heap is the game's).
         order = self._blocks()
         head = bytearray(3)
         for seq, n in order:
@@ -107,7 +114,7 @@ class Journal:
                     break  # torn: the rest of this block is not used again
                 visit(body[2], bytes(body[3 : length + 2]), seq)
                 at = end
-            if visit == self._apply and seq == order[-1][0]:
+            if position and seq == order[-1][0]:
                 self.seq = seq
                 self.sector = n
                 self.at = at if at + 1 <= self.size and self._erased(n, at) else self.size
@@ -125,7 +132,7 @@ class Journal:
         elif game is None or game[2] is not None:
             return  # a game whose start was erased, or records after an end: nothing to add them to
         elif kind == 0x41:  # A
-            game[1].append(payload.decode())
+            game[1].append(_text(payload))
         elif kind == 0x55:  # U
             if game[1]:
                 game[1].pop()
@@ -150,7 +157,7 @@ class Journal:
                 games.append([payload, [], None])
             elif games and games[-1][2] is None:
                 if kind == 0x41:
-                    games[-1][1].append(payload.decode())
+                    games[-1][1].append(_text(payload))
                 elif kind == 0x55 and games[-1][1]:
                     games[-1][1].pop()
                 elif kind == 0x45:
@@ -171,14 +178,17 @@ class Journal:
         from ludus.record.actions import roll_values
         from ludus.record.game import GameRecord
 
-        state = json.loads(game[0])
-        record = GameRecord.from_json(state["record"])
-        used = state.get("dice_used", 0)
-        for text in game[1]:
-            record.actions.append(text)
-            values = roll_values(text)
-            if values is not None:
-                used += len(values)
+        try:
+            state = json.loads(game[0])
+            record = GameRecord.from_json(state["record"])
+            used = state.get("dice_used", 0)
+            for text in game[1]:
+                record.actions.append(text)
+                values = roll_values(text)
+                if values is not None:
+                    used += len(values)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None  # a start or an action that is no record (flash damaged past its checksums)
         state["record"] = record.to_json()
         state["dice_used"] = used
         return state

@@ -37,6 +37,15 @@ _PRESS_REFUSED = (
 )
 
 
+def _excess(sensed, fill):
+    # the pieces sensed beyond what fill has, place by place
+    d = 0
+    for p in range(len(fill)):
+        if sensed[p] > fill[p]:
+            d += sensed[p] - fill[p]
+    return d
+
+
 class RefereeFlow:
     """Setup, button and saved-state methods of Referee (see ludus.referee)."""
 
@@ -70,10 +79,7 @@ class RefereeFlow:
         most = 0
         for name, fill in self._starts:
             if sum(fill) == total:
-                d = 0
-                for p in range(self.place_count):
-                    if s[p] > fill[p]:
-                        d += s[p] - fill[p]
+                d = _excess(s, fill)
                 if best is None or d < most:
                     best, most = (name, fill), d
         was = self.pairs
@@ -96,13 +102,8 @@ class RefereeFlow:
                     moves.append(text)
             more = ""
             for name, fill in self._starts:
-                if not more and sum(fill) > total:
-                    d = 0
-                    for p in range(self.place_count):
-                        if s[p] > fill[p]:
-                            d = 1
-                    if not d:
-                        more = "; or add pieces for %s" % name
+                if not more and sum(fill) > total and not _excess(s, fill):
+                    more = "; or add pieces for %s" % name
             self._event(
                 "refused",
                 reason="no game starts from these pieces; the nearest is %s: move %s%s"
@@ -353,12 +354,11 @@ class RefereeFlow:
         guide = self.guide
         while guide:
             u, m, before = guide[0]
-            after = guide[1][2] if len(guide) > 1 else self.expected
+            after = self._after_step(0)
             r = self._guide_at(u, m, before, after)
             if r is None:
                 if len(guide) > 1 and self._guide_blind(u, m, before, after):
-                    nxt = guide[2][2] if len(guide) > 2 else self.expected
-                    if self._guide_at(guide[1][0], guide[1][1], after, nxt) is not None:
+                    if self._guide_at(guide[1][0], guide[1][1], after, self._after_step(1)) is not None:
                         guide.pop(0)  # the unseen step was done: the next one has begun
                         continue
                 return False
@@ -384,13 +384,18 @@ class RefereeFlow:
         if not guide:
             return False
         u, m, before = guide[0]
-        after = guide[1][2] if len(guide) > 1 else self.expected
+        after = self._after_step(0)
         if self._guide_at(u, m, before, after) is None or not self._guide_blind(u, m, before, after):
             return False
         guide.pop(0)
         self._event("undo_step")
         self._evaluate()
         return True
+
+    def _after_step(self, k):
+        # the counts after the guide's step k: the next step's before, or the position's
+        guide = self.guide
+        return guide[k + 1][2] if len(guide) > k + 1 else self.expected
 
     def _guide_at(self, u, m, before, after):
         # None unless the board reads as the step's counts before it, its two places each before or
