@@ -1,6 +1,18 @@
-"""Entry point on the Pico. The main loop that wires drivers, referee and journal arrives with the
-firmware issue; until then this reports the firmware version so a flashed board shows it is alive."""
+"""Runs at every power-up of the Pico (after boot.py): the Ludus firmware (docs/firmware.md).
 
-import ludus
+Whatever goes wrong is said on USB; the firmware never falls silently into the REPL. Ctrl-C (mpremote
+does it) stops it and leaves the REPL to you."""
 
-print("Ludus firmware", ludus.__version__, "for MicroPython", ludus.MICROPYTHON_VERSION)
+try:
+    from ludus.device import Device
+    from ludus.hw.pico import Platform
+except Exception as exc:  # a missing or damaged file: say what, and how to mend it
+    import sys
+
+    print(
+        '{"event": "fault", "where": "main", "error": "the firmware cannot load (%s): run ludus flash"}'
+        % (repr(exc).replace('"', "'"),)
+    )
+    sys.print_exception(exc)
+else:
+    Device(Platform()).run()

@@ -6,8 +6,11 @@ order. Prints one line per failure and a closing 'N passed, N failed, N skipped'
 
 With --mpy DIR the firmware is imported from DIR, holding the package compiled by mpy-cross (compiling
 source on the device costs far more heap than running bytecode). With --rom the compiled package runs
-from a ROMFS image, as from a Pico's flash, and exactly BUDGET bytes of heap stay free for the tests
-(bench/code_in_rom.py).
+from a ROMFS image, as from a Pico's flash, and exactly BUDGET bytes of heap stay free for what the
+tests do (bench/code_in_rom.py): the budget is set after each test file is imported, because a test
+file is compiled from source here, its code on the heap, while the firmware's is bytecode in ROM.
+A test file that sets GROW_NAMES = True (one that plays whole games through the firmware's loop)
+has the interpreter's table of names grown first, inside the budget (code_in_rom.grow_names).
 """
 
 import gc
@@ -36,9 +39,12 @@ def main(argv):
         import code_in_rom
 
         sys.path.pop()
-        free = code_in_rom.mount(args[1], int(args[2]))
-        print("firmware from %s; %d bytes of heap free" % (args[1], free))
+        budget = int(args[2])
+        code_in_rom.mount(args[1], None)  # (the budget is held to once a test file is imported)
+        print("firmware from %s; %d bytes of heap free for the tests" % (args[1], budget))
         args = args[3:]
+    else:
+        budget = None
     if args and args[0] == "--mpy":
         sys.path.insert(0, args[1])
         args = args[2:]
@@ -56,6 +62,10 @@ def main(argv):
             print("ERROR importing", path)
             sys.print_exception(exc)
             continue
+        if budget is not None:
+            code_in_rom.hold_to(budget)
+            if getattr(module, "GROW_NAMES", False):
+                code_in_rom.grow_names()
         names = sorted(n for n in dir(module) if n.startswith("test_"))
         for test_name in names:
             fn = getattr(module, test_name)

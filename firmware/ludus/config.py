@@ -32,6 +32,8 @@ def defaults():
         "budget_ma": None,
         "sound": True,
         "turn_clock": False,
+        "journal_kb": 64,
+        "games_kept": 10,
         "pins": {
             "leds": 15,
             "button": 14,
@@ -88,6 +90,13 @@ def read_config(text):
             config["turn_clock"] = v
         else:
             faults.append("turn_clock must be false, true or seconds 1..3600, not %r" % (v,))
+    _int(data, config, faults, "journal_kb", 8, 192)
+    if config["journal_kb"] % 4:
+        faults.append(
+            "journal_kb must be a multiple of 4 (flash blocks are 4 KiB), not %d" % config["journal_kb"]
+        )
+        config["journal_kb"] = defaults()["journal_kb"]
+    _int(data, config, faults, "games_kept", 0, 100)
     if "pins" in data:
         _pins(data["pins"], config, faults)
     return config, faults

@@ -2,6 +2,7 @@
 and whether it can load native (viper) code, and loading a rarely used module only for as long as it is
 needed. A leaf: it imports nothing of the package."""
 
+import gc
 import sys
 
 try:
@@ -46,3 +47,15 @@ def transient(name):
         module = __import__(name, None, None, ("_",))
         forget(name)
     return module
+
+
+def mem_free():
+    """gc.mem_free() on MicroPython; -1 where the heap is not MicroPython's (CPython)."""
+    f = getattr(gc, "mem_free", None)
+    return f() if f is not None else -1
+
+
+def mem_alloc():
+    """gc.mem_alloc() on MicroPython; 0 on CPython."""
+    f = getattr(gc, "mem_alloc", None)
+    return f() if f is not None else 0

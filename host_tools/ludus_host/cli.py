@@ -21,6 +21,9 @@ COMMANDS = {
     "boards": ("cmd_boards", "generate, validate or draw board definition files"),
     "bench": ("cmd_bench", "measure speed and memory on CPython and the MicroPython unix port"),
     "fuzz": ("cmd_fuzz", "feed every parser mutated and random input: results or named errors only"),
+    "flash": ("cmd_flash", "compile the firmware and copy it to a Pico with mpremote (--dry-run: show how)"),
+    "config": ("cmd_config", "write a board's config.json, checked by the firmware's own reader"),
+    "monitor": ("cmd_monitor", "show a board's USB events readably, send it commands, save its games"),
 }
 
 

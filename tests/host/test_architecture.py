@@ -37,7 +37,9 @@ ALLOWED = {
     | {"ludus.record", "ludus.light", "ludus.bots"},
     "ludus.hw": BASE,
     "ludus.config": BASE,  # config.json, read by the entry point
+    "ludus.link": BASE,  # the USB link's JSON lines: knows no layer above it
     "ludus.app": None,  # the firmware's loop: wires every layer, as main does
+    "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "main": None,  # the entry point wires everything together
     "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
 }

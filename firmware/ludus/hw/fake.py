@@ -88,49 +88,67 @@ class FakeShiftChain:
         self._pos = 0
         self.latches = 0
         self.edges = 0
-        chain = self
-
-        class _Load:
-            def value(self, v=None):
-                if v == 0:
-                    chain._latched[:] = chain.lines
-                    chain._pos = 0
-                    chain.latches += 1
-
-        class _Clock:
-            def __init__(self):
-                self.level = 0
-
-            def value(self, v=None):
-                if v and not self.level:
-                    chain._pos += 1
-                    chain.edges += 1
-                if v is not None:
-                    self.level = 1 if v else 0
-
-        class _Data:
-            def value(self, v=None):
-                return chain._bit(chain._pos)
-
-        class _Spi:
-            def readinto(self, buf):
-                for k in range(len(buf)):
-                    byte = 0
-                    for _ in range(8):
-                        byte = byte << 1 | chain._bit(chain._pos)
-                        chain._pos += 1
-                    buf[k] = byte
-
-        self.load = _Load()
-        self.clock = _Clock()
-        self.data = _Data()
-        self.spi = _Spi()
+        self.load = _ChainLoad(self)
+        self.clock = _ChainClock(self)
+        self.data = _ChainData(self)
+        self.spi = _ChainSpi(self)
 
     def _bit(self, pos):
         # the pos-th bit out: chip pos // 8, input H first
         if pos >= 8 * self.chips:
             return 0  # (the chain's serial input, tied low)
         return self._latched[(pos // 8) * 8 + 7 - pos % 8]
+
+
+class _ChainLoad:
+    # the SH/LD pin: low latches the lines
+    def __init__(self, chain):
+        self.chain = chain
+
+    def value(self, v=None):
+        if v == 0:
+            chain = self.chain
+            chain._latched[:] = chain.lines
+            chain._pos = 0
+            chain.latches += 1
+
+
+class _ChainClock:
+    # the clock pin: each rising edge shifts one bit out
+    def __init__(self, chain):
+        self.chain = chain
+        self.level = 0
+
+    def value(self, v=None):
+        if v and not self.level:
+            self.chain._pos += 1
+            self.chain.edges += 1
+        if v is not None:
+            self.level = 1 if v else 0
+
+
+class _ChainData:
+    # the serial output of the chip nearest the Pico
+    def __init__(self, chain):
+        self.chain = chain
+
+    def value(self, v=None):
+        return self.chain._bit(self.chain._pos)
+
+
+class _ChainSpi:
+    # an SPI bus reading the chain, eight bits a byte, first bit out the highest
+    def __init__(self, chain):
+        self.chain = chain
+
+    def readinto(self, buf):
+        chain = self.chain
+        for k in range(len(buf)):
+            byte = 0
+            for _ in range(8):
+                byte = byte << 1 | chain._bit(chain._pos)
+                chain._pos += 1
+            buf[k] = byte
 
 
 class FakeMuxBank:
@@ -209,3 +227,187 @@ class FakePWM:
 
     def sounding(self):
         return self.hz if self.duty else 0
+
+
+class FakeSerial:
+    """The USB serial port: feed(data) is what the host sent; readinto(buf) hands it out as the
+    port would, never waiting. A ring of `capacity` bytes made once (a real host stops sending when
+    the device's buffer is full: feed() beyond it raises OverflowError)."""
+
+    def __init__(self, capacity=4096):
+        self.ring = bytearray(capacity)
+        self.head = 0  # the next byte to hand out, and how many wait
+        self.count = 0
+
+    def feed(self, data):
+        size = len(self.ring)
+        if self.count + len(data) > size:
+            raise OverflowError("the serial buffer holds %d bytes" % size)
+        at = (self.head + self.count) % size
+        for b in data:
+            self.ring[at] = b
+            at = at + 1 if at + 1 < size else 0
+        self.count += len(data)
+
+    def readinto(self, buf):
+        n = min(len(buf), self.count)
+        ring = self.ring
+        size = len(ring)
+        head = self.head
+        for i in range(n):
+            buf[i] = ring[head]
+            head = head + 1 if head + 1 < size else 0
+        self.head = head
+        self.count -= n
+        return n
+
+
+class FakeWatchdog:
+    """machine.WDT on a clock: feed() notes the time; `starved` counts the gaps longer than its
+    timeout (a real one would have reset the board)."""
+
+    def __init__(self, timeout_ms, clock):
+        self.timeout = timeout_ms
+        self.clock = clock
+        self.last = clock()
+        self.feeds = 0
+        self.starved = 0
+        self.stopped = False
+
+    def feed(self):
+        now = self.clock()
+        if not self.stopped and now - self.last > self.timeout:
+            self.starved += 1
+        self.last = now
+        self.feeds += 1
+
+
+class Finished(BaseException):
+    """FakePlatform's end of time: raised by sleep_ms once the clock passes `until` (a BaseException,
+    so the firmware's loop does not take it for a fault and restart)."""
+
+
+class FakeReset(BaseException):
+    """FakePlatform.reset(): machine.reset() on the board."""
+
+
+def _us_clock():
+    import time
+
+    ticks_us = getattr(time, "ticks_us", None)
+    if ticks_us is not None:
+        return ticks_us
+    # (CPython, which has no ticks_us; the MicroPython stubs have no perf_counter_ns)
+    ns = time.perf_counter_ns  # type: ignore[attr-defined]
+    return lambda: ns() // 1000 & 0x3FFFFFFF
+
+
+class FakePlatform:
+    """The Pico as ludus.device.Device sees it (ludus.hw.pico.Platform's interface), made of the fakes
+    above: files in a dict, a clock that sleep_ms moves on (ticks_us is the real clock, so the tick's
+    own time is measured), the watchdog, and hardware() building the board's drivers on fake lines.
+
+    files: name -> text (config.json). paths: name -> a real file's path (boards/NAME.json). flash:
+    the journal's (FakeFlash). each_ms:
+    called with the time at every sleep, to drive the table (put pieces, press, send commands).
+    until: the time sleep_ms stops at (Finished)."""
+
+    name = "fake"
+
+    def __init__(self, files, paths=None, flash=None, each_ms=None, until=None):
+        self.files = files
+        self.paths = paths if paths is not None else {}
+        self.flash = flash if flash is not None else FakeFlash(4, 1024)
+        self.each_ms = each_ms
+        self.until = until
+        self.now = 0
+        self.us = _us_clock()
+        self.watchdog = None
+        self.resets = 0
+        self.serial = FakeSerial()
+        self.chain = self.bank = self.strip = self.pwm = None
+        self.pin = FakePin()
+        self.board = None
+
+    def read_file(self, name):
+        return self.files.get(name.lstrip("/"))
+
+    def write_file(self, name, text):
+        self.files[name.lstrip("/")] = text
+
+    def path(self, name):
+        return self.paths.get(name.lstrip("/"))
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_us(self):
+        return self.us()
+
+    def sleep_ms(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.now += 1 if self.each_ms is not None else end - self.now
+            if self.until is not None and self.now >= self.until:
+                raise Finished()
+            if self.each_ms is not None:
+                self.each_ms(self.now)
+
+    def start_watchdog(self, timeout_ms):
+        self.watchdog = FakeWatchdog(timeout_ms, self.ticks_ms)
+        return self.watchdog
+
+    def stop_watchdog(self):
+        if self.watchdog is not None:
+            self.watchdog.stopped = True
+
+    def reset(self):
+        self.resets += 1
+        raise FakeReset()
+
+    def alive(self, on):
+        pass
+
+    def usb(self):
+        return self.serial
+
+    def hardware(self, config, board):
+        from ludus.hw.button import Button
+        from ludus.hw.buzzer import Buzzer
+        from ludus.hw.pixels import Pixels
+
+        self.board = board
+        n = board.channel_count
+        if board.sensor_kind == "analog":
+            from ludus.hw.mux import MuxScanner
+
+            bank = self.bank = FakeMuxBank((n + 15) // 16)
+            sensors = MuxScanner(n, bank.select, bank.adcs, sleep_us=bank.sleep_us)  # type: object
+        else:
+            from ludus.hw.shift import ShiftScanner
+
+            chain = self.chain = FakeShiftChain((n + 7) // 8)
+            sensors = ShiftScanner(n, chain.load, spi=chain.spi)
+        if self.strip is None or len(self.strip.last) != 3 * board.led_count:
+            self.strip = FakeStrip(board.led_count)
+        self.pwm = FakePWM()
+        return {
+            "sensors": sensors,
+            "button": Button(self.pin),
+            "pixels": Pixels(None, board.led_count, send=self.strip.send),
+            "buzzer": Buzzer(self.pwm) if config["pins"]["buzzer"] is not None else None,
+            "flash": self.flash,
+        }
+
+    def put(self, cell, count):
+        """`count` pieces on a cell of the board (digital sensors: any is one magnet)."""
+        board = self.board
+        if board is None:
+            raise ValueError("put() before hardware(): the device has not booted")
+        ch = board.channel_of_cell[cell]
+        chain = self.chain
+        bank = self.bank
+        if chain is not None:
+            chain.lines[ch] = 0 if count else 1  # a magnet pulls the switch's line low
+        elif bank is not None:
+            bank.inputs[ch] = 32768 + 9000 * count if count else 32768

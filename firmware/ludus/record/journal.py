@@ -24,6 +24,7 @@ from ludus.runtime import const
 
 PAGE = const(256)
 _HEADER = const(16)  # bytes reserved at the start of a sector for its header
+PREPARE_ROOM = const(1024)  # prepare() erases ahead once fewer bytes than this are left in a block
 _MAGIC = b"LJ1"
 _BLANK = b"\xff" * PAGE  # an erased page: what a page is padded with
 
@@ -81,7 +82,8 @@ class Journal:
         # None, the sequence number of the block its start is in]
         self.sector = -1  # the block being written and where (at the end of a block: a new one next)
         self.at = self.size
-        self.seq = 0
+        self.seq = self.top = 0  # the block written's sequence number, and the highest header's
+        self.ready = None  # a block erased ahead by prepare(), not written yet
         self._scan(self._apply, True)
 
     def _blocks(self):
@@ -115,7 +117,7 @@ class Journal:
                 visit(body[2], bytes(body[3 : length + 2]), seq)
                 at = end
             if position and seq == order[-1][0]:
-                self.seq = seq
+                self.seq = self.top = seq
                 self.sector = n
                 self.at = at if at + 1 <= self.size and self._erased(n, at) else self.size
 
@@ -165,6 +167,31 @@ class Journal:
                     out.append(tuple(games.pop()))
 
         self._scan(visit)
+        return out
+
+    def records(self, last=None):
+        """The finished games still in flash as game records (JSON text, the seed revealed, so
+        `ludus verify` checks them), oldest first; `last`: only that many of the newest. A game whose
+        start cannot be read (damage past its checksums) is left out."""
+        import json
+
+        from ludus.record.game import GameRecord
+
+        games = self.finished()
+        if last is not None:
+            games = games[len(games) - last :] if last < len(games) else games
+        out = []
+        for start, actions, end in games:
+            try:
+                state = json.loads(start)
+                record = GameRecord.from_json(state["record"])
+                record.actions.extend(actions)
+                result = json.loads(end)
+                record.result = list(result) if isinstance(result, list) else None
+                record.seed = state.get("seed")
+                out.append(record.to_json())
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
         return out
 
     def state(self):
@@ -241,28 +268,58 @@ class Journal:
         self._apply(kind, bytes(payload), self.seq)
         return True
 
-    def _next_sector(self):
-        # the block after the one written (in the ring), erased with a new header; False if it still
-        # holds the unfinished game (the journal is full)
+    def prepare(self, room=PREPARE_ROOM):
+        """Erase the next block ahead of need, while nobody is playing (the firmware calls it when the
+        board is idle): once fewer than `room` bytes are left in the block being written, the next
+        one is erased and given its header now, so the write that fills this block never waits for
+        an erase (45 ms typical, up to 400 ms, with the CPU stalled). True if it erased a block."""
+        if self.full or self.ready is not None or self.at + room <= self.size:
+            return False
+        n = self._free_block()
+        if n < 0:
+            return False
+        self.ready = (n, self._start_block(n))
+        return True
+
+    def _free_block(self):
+        # the block after the one written (in the ring), or -1 if it still holds the unfinished game
         n = (self.sector + 1) % self.count
         game = self.game
         if game is not None and game[2] is None and game[3] <= self._seq_of(n):
-            self.full = True
-            return False
+            return -1
+        return n
+
+    def _next_sector(self):
+        # the block after the one written, erased with a new header (or the one prepare() made
+        # ready); False if it still holds the unfinished game (the journal is full)
+        if self.ready is not None:
+            n, seq = self.ready
+            self.ready = None
+        else:
+            n = self._free_block()
+            if n < 0:
+                self.full = True
+                return False
+            seq = self._start_block(n)
+        self.seq = seq
+        self.sector = n
+        self.at = _HEADER
+        return True
+
+    def _start_block(self, n):
+        # erase block n and write its header, one sequence number above every other block
         self.flash.ioctl(6, n)
         self.erases += 1
-        self.seq += 1
+        seq = self.top = self.top + 1
         head = bytearray(9)
         head[:3] = _MAGIC
         for k in range(4):
-            head[3 + k] = self.seq >> (8 * k) & 255
+            head[3 + k] = seq >> (8 * k) & 255
         crc = crc16(head[:7])
         head[7] = crc & 255
         head[8] = crc >> 8
         self._program(n, 0, head)
-        self.sector = n
-        self.at = _HEADER
-        return True
+        return seq
 
     def _seq_of(self, n):
         # the sequence number in block n's header (-1: none, an erased or torn header)

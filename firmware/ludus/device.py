@@ -1,0 +1,609 @@
+# mypy: disable-error-code="union-attr, index"
+# (the board, the drivers, the app and the journal are None in safe mode by design; each use is guarded)
+"""The firmware around the referee: boot, self-test, the fixed tick under the watchdog, the USB link's
+commands, and what happens when something goes wrong (docs/firmware.md, docs/usb-protocol.md).
+
+    Device(platform).run()      # main.py: platform = ludus.hw.pico.Platform(); tests: FakePlatform
+
+Boot reads config.json (a fault is reported, shown, and its default used), loads the board
+definition, builds the drivers, runs the self-test (an LED sweep, every sensor channel read), opens
+the journal and restores an unfinished game. The loop then ticks every TICK_MS under the watchdog.
+An exception in the loop is reported with its traceback, shown on the LEDs, and the loop starts
+again from the journal; more than MAX_FAULTS in FAULT_WINDOW_MS, or a board that cannot start at
+all, leaves the device in safe mode: the link still answers, the LEDs show the error, the reason is
+repeated on USB. Only Ctrl-C (mpremote) or a command ends the loop, into the REPL."""
+
+import gc
+import json
+import sys
+
+from ludus import MICROPYTHON_VERSION, __version__
+from ludus.link import PROTOCOL, Link
+from ludus.runtime import const, mem_alloc, mem_free, transient
+
+TICK_MS = const(20)  # 50 ticks a second
+WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a collection (19 ms)
+MAX_FAULTS = const(5)
+FAULT_WINDOW_MS = const(60000)
+SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
+GC_STEP = const(16384)  # collect in an idle tick once this much has been allocated since the last
+GC_LOW = const(24576)  # ... or whenever less than this is free
+PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
+ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
+SWEEP_GRB = b"\x18\x18\x18"  # a dim white
+_COMMANDS = (
+    "hello",
+    "help",
+    "state",
+    "stats",
+    "config",
+    "set_config",
+    "new_game",
+    "games",
+    "journal",
+    "levels",
+    "light",
+    "stop",
+    "reset",
+)
+
+
+class Stop(Exception):
+    """Raised by the `stop` command: the loop ends into the REPL."""
+
+
+def _trace(exc):
+    # the traceback as text (sys.print_exception on MicroPython, traceback on CPython)
+    import io
+
+    buf = io.StringIO()
+    printer = getattr(sys, "print_exception", None)
+    if printer is not None:
+        printer(exc, buf)
+    else:
+        traceback = __import__("traceback")  # (CPython only: the MicroPython stubs have none)
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=buf)
+    return buf.getvalue()
+
+
+class Device:
+    """platform: files (read_file, write_file), time (ticks_ms, ticks_us, sleep_ms), the watchdog
+    (start_watchdog(ms) -> feed(), stop_watchdog()), reset(), alive(on), usb() (the serial port the
+    link reads) and hardware(config, board) -> {sensors, button, pixels, buzzer, flash}. out: one line
+    of text to the host."""
+
+    def __init__(self, platform, out=None, seed=None):
+        self.platform = platform
+        self.out = out if out is not None else print
+        self.seed = seed  # dice seed for tests (None: drawn per game from os.urandom)
+        self.app = None
+        self.wdt = None
+        self.hw = None
+        self.board = None
+        self.link = None
+        self.journal = None
+        self.safe = None  # the reason, in safe mode
+        self.faults = []  # tick times of the loop's recent exceptions
+        self.override = None  # a frame the link's `light` command shows instead of the game's
+        self.stats = {"ticks": 0, "late": 0, "worst_us": 0, "total_us": 0, "gc": 0, "gc_worst_us": 0}
+        self.idle_since = 0
+        self.gc_mark = 0
+        self.config = None
+
+    # ---- boot --------------------------------------------------------------------------------------
+
+    def boot(self):
+        """Read the configuration, load the board, build the drivers, self-test, open the journal and
+        build the loop. Sets safe mode (never raises) when the board cannot run."""
+        p = self.platform
+        gc.collect()
+        self._say(
+            {
+                "event": "boot",
+                "protocol": PROTOCOL,
+                "firmware": __version__,
+                "micropython": MICROPYTHON_VERSION,
+                "platform": p.name,
+                "free": mem_free(),
+            }
+        )
+        if self.link is None:  # (first: the link answers even when nothing else can start)
+            self.link = Link(p.usb(), self.out)
+        config, faults = transient("ludus.config").read_config(p.read_file("config.json"))
+        self.config = config
+        for fault in faults:
+            self._fault("config", fault)
+        board = self._board(config)
+        if board is None:
+            return
+        self.board = board
+        try:
+            hw = p.hardware(config, board)
+        except Exception as exc:  # a pin the port refuses, a driver that cannot start
+            self._enter_safe("hardware: %s" % (exc,), exc)
+            return
+        self.hw = hw
+        if faults:
+            self._show_error(600)
+        # the referee first, while the heap is least broken up; the self-test's scratch after it
+        self._open_journal()
+        self._build_app()
+        self._self_test()
+
+    def _board(self, config):
+        # read line by line from its file (a whole board's JSON text at once would take ~40 KB)
+        from ludus.board.definition import BoardDefinition
+
+        name = config["board"]
+        path = self.platform.path("boards/%s.json" % name)
+        if path is None:
+            self._enter_safe(
+                "board %r: no boards/%s.json on the device (ludus flash copies it)" % (name, name)
+            )
+            return None
+        try:
+            board = BoardDefinition.load(path)
+        except Exception as exc:  # a damaged file: BoardDefinitionError names the problem
+            self._enter_safe("board %r: %s" % (name, exc))
+            return None
+        gc.collect()
+        return board
+
+    def _open_journal(self):
+        from ludus.record.journal import Journal
+
+        try:
+            self.journal = Journal(self.hw["flash"])
+        except Exception as exc:
+            self._fault(
+                "journal",
+                "the journal's flash cannot be used (%s): games will not survive a power cut" % (exc,),
+            )
+            from ludus.hw.fake import FakeFlash
+
+            self.journal = Journal(FakeFlash(2, 4096))
+
+    def _build_app(self):
+        from ludus.app import App
+
+        hw = self.hw
+        self.app = None
+        gc.collect()
+        try:
+            self.app = App(
+                self.config,
+                self.board,
+                hw["sensors"],
+                hw["button"],
+                hw["pixels"],
+                self.journal,
+                buzzer=hw["buzzer"],
+                out=self.out,
+                seed=self.seed,
+            )
+        except Exception as exc:
+            # the configuration's game on this board, or the journal's game, cannot be refereed
+            self._enter_safe("the game cannot start: %s" % (exc,), exc)
+            return
+        self.safe = None
+        self.gc_mark = mem_alloc()
+
+    # ---- self-test ---------------------------------------------------------------------------------
+
+    def _self_test(self):
+        """An LED sweep (each LED lit in turn, ~4 ms each) and every sensor read eight times: channels
+        that cannot be read, that flicker, that sit at a rail (analog), or that are on while the board
+        is otherwise empty (fewer pieces than any game starts with) are reported."""
+        p = self.platform
+        board = self.board
+        hw = self.hw
+        pixels = hw["pixels"]
+        frame = bytearray(3 * board.led_count)
+        for led in range(board.led_count):
+            frame[3 * led : 3 * led + 3] = SWEEP_GRB
+            if led:
+                frame[3 * led - 3 : 3 * led] = b"\x00\x00\x00"
+            pixels.write(frame)
+            self._feed()
+            p.sleep_ms(4)
+        frame[:] = bytes(len(frame))
+        pixels.write(frame)
+        from array import array
+
+        analog = board.sensor_kind == "analog"
+        n = board.channel_count
+        levels = array("H" if analog else "B", bytes((2 if analog else 1) * n))
+        ons = bytearray(n)
+        low = array("H", [65535] * n) if analog else None
+        high = array("H", bytes(2 * n)) if analog else None
+        report = {"event": "self_test", "leds": board.led_count, "channels": n}
+        try:
+            for _ in range(8):
+                hw["sensors"].read(levels)
+                for c in range(n):
+                    v = levels[c]
+                    if analog:
+                        low[c] = min(low[c], v)
+                        high[c] = max(high[c], v)
+                    elif v:
+                        ons[c] += 1
+                p.sleep_ms(10)
+        except Exception as exc:
+            report["ok"] = False
+            report["error"] = "the sensors cannot be read: %s" % (exc,)
+            self._say(report)
+            self._fault("self_test", report["error"])
+            return
+        on = []
+        noisy = []
+        rail = []
+        for c in range(n):
+            if analog:
+                if high[c] - low[c] > 8192:
+                    noisy.append(self._channel_name(c))
+                elif high[c] >= 65000 or low[c] <= 500:
+                    rail.append(self._channel_name(c))
+            elif ons[c] == 8:
+                on.append(c)
+            elif ons[c]:
+                noisy.append(self._channel_name(c))
+        # every game starts with at least four pieces: fewer on an otherwise empty board are stuck
+        stuck = [self._channel_name(c) for c in on] if 0 < len(on) < 4 else []
+        report.update({"on": len(on), "stuck": stuck, "noisy": noisy, "rail": rail})
+        report["ok"] = not (stuck or noisy or rail)
+        self._say(report)
+        if not report["ok"]:
+            bad = stuck + noisy + rail
+            frame[:] = bytes(len(frame))
+            for cell in range(board.cell_count):
+                if board.cell_id(cell) in bad:
+                    led = board.led_of_cell[cell]
+                    frame[3 * led : 3 * led + 3] = ERROR_GRB
+            pixels.write(frame)
+            p.sleep_ms(1500)
+        del frame, levels
+        gc.collect()
+
+    def _channel_name(self, c):
+        # the cell a sensor channel belongs to (its id), or "chN" for a channel no cell uses
+        board = self.board
+        for cell in range(board.cell_count):
+            if board.channel_of_cell[cell] == c:
+                return board.cell_id(cell)
+        return "ch%d" % c
+
+    # ---- the loop ----------------------------------------------------------------------------------
+
+    def run(self):
+        """Boot, then tick for ever. Ctrl-C (KeyboardInterrupt) and the `stop` command end it into
+        the REPL, with the watchdog stopped so the board can be worked on."""
+        p = self.platform
+        wdt = self.wdt = p.start_watchdog(WATCHDOG_MS)
+        self.boot()
+        p.alive(True)
+        try:
+            while True:
+                try:
+                    if self.safe is not None:
+                        self._safe_loop(wdt)
+                    else:
+                        self._loop(wdt)
+                except Exception as exc:
+                    if isinstance(exc, Stop):
+                        raise
+                    self._crashed(exc)
+        except BaseException as exc:  # Ctrl-C, `stop`, SystemExit: the REPL gets the board
+            p.stop_watchdog()
+            p.alive(False)
+            why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "the stop command"
+            self._say(
+                {
+                    "event": "stopped",
+                    "why": why,
+                    "message": "the REPL has the board; machine.reset() starts the firmware again",
+                }
+            )
+            raise
+
+    def _loop(self, wdt):
+        p = self.platform
+        app = self.app
+        link = self.link
+        stats = self.stats
+        due = p.ticks_ms()
+        while self.safe is None and self.app is app:
+            now = p.ticks_ms()
+            t0 = p.ticks_us()
+            before = len(app.referee.record.actions) if app.referee.record is not None else 0
+            app.step(now)
+            cmd = link.poll()
+            if cmd is not None:
+                self._command(cmd)
+            wdt.feed()
+            ref = app.referee
+            busy = ref.events or ref._dirty or (ref.record is not None and len(ref.record.actions) != before)
+            if busy or cmd is not None:
+                self.idle_since = now
+            elif (now - self.idle_since) & 0x3FFFFFFF >= PREPARE_IDLE_MS:
+                self.journal.prepare()
+            self._collect(t0, busy)
+            spent = (p.ticks_us() - t0) & 0x3FFFFFFF
+            stats["ticks"] += 1
+            stats["total_us"] += spent
+            if spent > stats["worst_us"]:
+                stats["worst_us"] = spent
+            due += TICK_MS
+            wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
+            wait -= 0x20000000
+            if wait > 0:
+                p.sleep_ms(wait)
+            else:
+                stats["late"] += 1
+                due = p.ticks_ms()
+
+    def _collect(self, t0, busy):
+        # a collection (12-19 ms with ~100 KB live on the RP2040) in a tick with nothing else to do,
+        # once enough has been allocated to be worth it; the automatic one only when short of heap
+        p = self.platform
+        if busy and mem_free() >= GC_LOW or mem_free() < 0:
+            return
+        if mem_alloc() - self.gc_mark < GC_STEP and mem_free() >= GC_LOW:
+            return
+        g0 = p.ticks_us()
+        gc.collect()
+        took = (p.ticks_us() - g0) & 0x3FFFFFFF
+        self.stats["gc"] += 1
+        if took > self.stats["gc_worst_us"]:
+            self.stats["gc_worst_us"] = took
+        self.gc_mark = mem_alloc()
+
+    def _crashed(self, exc):
+        # reported, shown, and the loop rebuilt from the journal (which kept the game)
+        p = self.platform
+        now = p.ticks_ms()
+        self._fault("loop", "%s: %s" % (type(exc).__name__, exc), _trace(exc))
+        self.faults = [t for t in self.faults if (now - t) & 0x3FFFFFFF < FAULT_WINDOW_MS]
+        self.faults.append(now)
+        self.app = None
+        gc.collect()
+        if len(self.faults) > MAX_FAULTS:
+            self._enter_safe(
+                "%d faults in %d s: the loop is not restarted" % (len(self.faults), FAULT_WINDOW_MS // 1000),
+                exc,
+            )
+            return
+        self._show_error(500)
+        if self.hw is not None and self.board is not None:
+            self._open_journal()
+            self._build_app()
+        else:
+            self._enter_safe("no board to run", exc)
+
+    def _safe_loop(self, wdt):
+        # the link and the error pattern only: the reason said again every SAFE_REPEAT_MS
+        p = self.platform
+        said = p.ticks_ms() - SAFE_REPEAT_MS
+        while self.safe is not None:
+            now = p.ticks_ms()
+            if (now - said) & 0x3FFFFFFF >= SAFE_REPEAT_MS:
+                said = now
+                self._say(
+                    {
+                        "event": "safe_mode",
+                        "error": self.safe,
+                        "help": 'fix it (ludus config, ludus flash), then send {"cmd": "reset"}',
+                    }
+                )
+            if self.link is not None:
+                cmd = self.link.poll()
+                if cmd is not None:
+                    self._command(cmd)
+            self._error_frame(now)
+            wdt.feed()
+            p.sleep_ms(TICK_MS * 5)
+
+    # ---- errors ------------------------------------------------------------------------------------
+
+    def _fault(self, where, message, trace=None):
+        ev = {"event": "fault", "where": where, "error": message}
+        if trace:
+            ev["trace"] = trace
+        self._say(ev)
+
+    def _enter_safe(self, reason, exc=None):
+        self.safe = reason
+        self.app = None
+        self._fault("safe_mode", reason, _trace(exc) if exc is not None else None)
+
+    def _error_frame(self, now):
+        # every fourth LED red, blinking twice a second: unlike anything a game shows
+        hw = self.hw
+        if hw is None or self.board is None:
+            self.platform.alive((now // 250) & 1)
+            return
+        frame = bytearray(3 * self.board.led_count)
+        if (now // 250) & 1:
+            for led in range(0, self.board.led_count, 4):
+                frame[3 * led : 3 * led + 3] = ERROR_GRB
+        hw["pixels"].write(frame)
+
+    def _show_error(self, ms):
+        p = self.platform
+        end = p.ticks_ms() + ms
+        while ((end - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF) - 0x20000000 > 0:
+            self._error_frame(p.ticks_ms())
+            self._feed()
+            p.sleep_ms(50)
+
+    def _feed(self):
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def _say(self, ev):
+        self.out(json.dumps(ev))
+
+    # ---- commands (docs/usb-protocol.md) -----------------------------------------------------------
+
+    def _command(self, cmd):
+        name = cmd["cmd"]
+        link = self.link
+        if name not in _COMMANDS:
+            link.error(cmd, "unknown command %r (known: %s)" % (name, ", ".join(_COMMANDS)))
+            return
+        needs_game = name in ("state", "new_game", "journal", "games", "levels", "light")
+        if needs_game and self.app is None:
+            link.error(cmd, "not while in safe mode: %s" % (self.safe,))
+            return
+        try:
+            getattr(self, "_cmd_" + name)(cmd, link)
+        except (Stop, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a command's bad argument: said, and nothing changed
+            link.error(cmd, "%s: %s" % (type(exc).__name__, exc))
+
+    def _cmd_hello(self, cmd, link):
+        link.reply(
+            cmd,
+            {
+                "ok": True,
+                "protocol": PROTOCOL,
+                "firmware": __version__,
+                "micropython": MICROPYTHON_VERSION,
+                "board": self.config["board"],
+                "game": self.config["game"],
+                "safe_mode": self.safe,
+                "platform": self.platform.name,
+            },
+        )
+
+    def _cmd_help(self, cmd, link):
+        link.reply(cmd, {"ok": True, "commands": list(_COMMANDS)})
+
+    def _cmd_state(self, cmd, link):
+        ref = self.app.referee
+        out = {"ok": True, "referee": ref.describe()}
+        if ref.game is not None:
+            out["position"] = ref.game.notation()
+            out["actions"] = len(ref.record.actions)
+            out["commitment"] = ref.record.seed_sha256
+        link.reply(cmd, out)
+
+    def _cmd_stats(self, cmd, link):
+        s = dict(self.stats)
+        s["mean_us"] = s["total_us"] // s["ticks"] if s["ticks"] else 0
+        j = self.journal
+        journal = None
+        if j is not None:
+            journal = {"erases": j.erases, "programmed": j.programmed, "full": j.full, "blocks": j.count}
+        link.reply(
+            cmd,
+            {
+                "ok": True,
+                "tick": s,
+                "free": mem_free(),
+                "journal": journal,
+                "link": {"received": link.received, "refused": link.refused},
+            },
+        )
+
+    def _cmd_config(self, cmd, link):
+        link.reply(cmd, {"ok": True, "config": self.config})
+
+    def _cmd_set_config(self, cmd, link):
+        new = cmd.get("config")
+        if not isinstance(new, dict):
+            link.error(cmd, 'set_config takes {"config": {...}}: the whole config.json as an object')
+            return
+        text = json.dumps(new)
+        config, faults = transient("ludus.config").read_config(text)
+        if faults:
+            link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
+            return
+        self.platform.write_file("config.json", text)
+        link.reply(cmd, {"ok": True, "restart": True})
+        self.restart()
+
+    def restart(self):
+        """Boot again (a new configuration); the journal keeps the game."""
+        self.app = None
+        self.hw = None
+        self.board = None
+        gc.collect()
+        self.boot()
+
+    def _cmd_new_game(self, cmd, link):
+        game = cmd.get("game", self.config["game"])
+        if not isinstance(game, str) or not game.startswith(("ludo/", "checkers")):
+            link.error(cmd, "game must be a preset (ludo/RULES or checkers...), not %r" % (game,))
+            return
+        if self.journal.current() is not None:
+            self.journal.end(json.dumps("abandoned"))
+        old = self.config["game"]
+        self.config["game"] = game
+        self._build_app()
+        if self.app is None:
+            self.config["game"] = old
+            self._build_app()
+            link.error(cmd, "cannot start %r here" % (game,))
+            return
+        link.reply(cmd, {"ok": True, "game": game})
+
+    def _cmd_games(self, cmd, link):
+        last = cmd.get("last", self.config["games_kept"])
+        if not isinstance(last, int) or isinstance(last, bool) or last < 0:
+            link.error(cmd, "last must be a whole number of games, not %r" % (last,))
+            return
+        records = self.journal.records(min(last, self.config["games_kept"]))
+        for k in range(len(records)):
+            link.reply(cmd, {"ok": True, "game": k, "record": records[k]})
+        link.reply(cmd, {"ok": True, "count": len(records), "done": True})
+
+    def _cmd_journal(self, cmd, link):
+        link.reply(cmd, {"ok": True, "state": self.journal.state(), "full": self.journal.full})
+
+    def _cmd_levels(self, cmd, link):
+        levels = self.app.levels
+        link.reply(cmd, {"ok": True, "levels": [levels[c] for c in range(len(levels))]})
+
+    def _cmd_light(self, cmd, link):
+        # calibration's hook: these LEDs in this colour, the game's lights paused; no leds: resume
+        leds = cmd.get("leds")
+        app = self.app
+        if not leds:
+            if self.override is not None:
+                app.pixels = self.override
+                self.override = None
+            link.reply(cmd, {"ok": True, "lights": "game"})
+            return
+        rgb = cmd.get("rgb", [255, 255, 255])
+        n = self.board.led_count
+        if not (isinstance(leds, list) and all(isinstance(x, int) and 0 <= x < n for x in leds)):
+            link.error(cmd, "leds must be a list of LED numbers 0..%d" % (n - 1))
+            return
+        if not (
+            isinstance(rgb, list) and len(rgb) == 3 and all(isinstance(x, int) and 0 <= x < 256 for x in rgb)
+        ):
+            link.error(cmd, "rgb must be three whole numbers 0..255")
+            return
+        if self.override is None:
+            self.override = app.pixels
+            app.pixels = _Paused()
+        frame = bytearray(3 * n)
+        for led in leds:
+            frame[3 * led : 3 * led + 3] = bytes((rgb[1], rgb[0], rgb[2]))
+        self.override.write(frame)
+        link.reply(cmd, {"ok": True, "lights": leds})
+
+    def _cmd_stop(self, cmd, link):
+        link.reply(cmd, {"ok": True})
+        raise Stop("stopped by the stop command")
+
+    def _cmd_reset(self, cmd, link):
+        link.reply(cmd, {"ok": True})
+        self.platform.reset()
+
+
+class _Paused:
+    # stands in for the LEDs while the link lights them itself
+    def write(self, frame):
+        pass

@@ -1,0 +1,69 @@
+"""The firmware's loop (ludus.device) on the fake platform when something goes wrong: a crash in the
+loop and the restart from the journal, repeated crashes ending in safe mode, and Ctrl-C into the REPL.
+Runs on both runtimes."""
+
+from device_bench import Bench
+from support import raises
+
+# whole games through the loop: the 64-bit unix port's 1,280-name pool is grown first, inside the
+# 160K budget, so that it is not asked for mid-game in a broken-up heap (tests/mpy_runner.py)
+GROW_NAMES = True
+
+
+def test_a_crash_in_the_loop_is_reported_and_the_game_goes_on_from_the_journal():
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
+
+    def break_it():
+        def broken(now):
+            raise ValueError("a bug")
+
+        b.device.app.step = broken
+
+    b.at(2000, break_it)
+    b.run(4000)
+    fault = [e for e in b.events("fault") if e["where"] == "loop"][0]
+    assert "ValueError: a bug" in fault["error"] and "a bug" in fault["trace"]
+    app = b.device.app
+    assert app is not None and list(app.referee.record.actions) == ["h7-h16"]
+    assert b.events("journal")[-1]["restored"] == 1
+
+
+def test_repeated_crashes_end_in_safe_mode_that_still_answers():
+    b = Bench()
+
+    def sabotage():
+        from ludus.app import App
+
+        def broken(self, now):
+            raise RuntimeError("always")
+
+        App.step_saved = App.step
+        App.step = broken
+
+    b.at(100, sabotage)
+    b.at(8000, lambda: b.send({"cmd": "hello", "id": 9}))
+    try:
+        b.run(9000)
+    finally:
+        from ludus.app import App
+
+        App.step = App.step_saved
+    assert len([e for e in b.events("fault") if e["where"] == "loop"]) == 6
+    assert b.device.safe is not None and "faults" in b.device.safe
+    assert [r for r in b.events(None, "reply") if r.get("id") == 9][0]["ok"]
+    assert b.platform.watchdog.starved == 0
+
+
+def test_ctrl_c_stops_the_watchdog_and_hands_the_board_to_the_repl():
+    b = Bench()
+
+    def ctrl_c():
+        raise KeyboardInterrupt
+
+    b.at(500, ctrl_c)
+    raises(KeyboardInterrupt, b.run, 1000)
+    assert b.platform.watchdog.stopped
+    assert b.events("stopped")[0]["why"] == "Ctrl-C"

@@ -1,0 +1,41 @@
+"""The firmware's loop (ludus.device) on the fake platform: a game through the fixed tick under the
+watchdog and kept by the journal (crashes and Ctrl-C: test_device_crash.py). Runs on both runtimes."""
+
+import gc
+
+from device_bench import Bench
+
+# whole games through the loop: the 64-bit unix port's 1,280-name pool is grown first, inside the
+# 160K budget, so that it is not asked for mid-game in a broken-up heap (tests/mpy_runner.py)
+GROW_NAMES = True
+
+
+def test_a_game_is_played_through_the_loop_under_the_watchdog():
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
+    b.run(2000)
+    assert b.events("new_game")
+    assert [e["move"] for e in b.events("move")] == ["h7-h16"]
+    wd = b.platform.watchdog
+    assert wd.feeds >= 90 and wd.starved == 0  # (a feed every 20 ms tick)
+    stats = b.device.stats
+    assert stats["ticks"] >= 90 and stats["worst_us"] > 0
+    _KEPT["flash"] = b.flash
+
+
+_KEPT = {}  # the first board's flash, for the second test
+
+
+def test_b_a_board_started_again_restores_the_game_from_its_journal():
+    # as after a power cut, only the flash is left: a test of its own, so that nothing of the first
+    # board is still on the heap (its frame's stale slots would keep it: the GC is conservative)
+    if not _KEPT:
+        test_a_game_is_played_through_the_loop_under_the_watchdog()
+        gc.collect()
+    b2 = Bench(flash=_KEPT["flash"])
+    b2.run(100)
+    restored = b2.events("journal")
+    assert restored and restored[0]["restored"] == 1, b2.out[-3:]
+    assert list(b2.device.app.referee.record.actions) == ["h7-h16"]

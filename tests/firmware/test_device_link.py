@@ -1,0 +1,67 @@
+"""The USB link's commands on a device (ludus.device) on the fake platform: replies with their ids,
+bad lines refused, set_config, and the light command calibration uses. Runs on both runtimes."""
+
+import json
+
+from device_bench import Bench
+
+# whole games through the loop: the 64-bit unix port's 1,280-name pool is grown first, inside the
+# 160K budget, so that it is not asked for mid-game in a broken-up heap (tests/mpy_runner.py)
+GROW_NAMES = True
+
+
+def test_commands_answer_with_their_id_and_bad_lines_are_refused():
+    b = Bench()
+    b.at(200, lambda: b.send({"cmd": "hello", "id": 1}))
+    b.at(240, lambda: b.platform.serial.feed(b'not json\n{"id": 3}\n[1, 2]\n'))
+    b.at(300, lambda: b.send({"cmd": "nonsense", "id": 4}))
+    b.at(340, lambda: b.send({"cmd": "stats", "id": 5}))
+    b.at(380, lambda: b.platform.serial.feed(b"{" + b"x" * 3000 + b"}\n"))
+    b.at(420, lambda: b.send({"cmd": "state", "id": 6}))
+    b.at(460, lambda: b.send({"cmd": "levels", "id": 7}))
+    b.run(700)
+    replies = b.events(None, "reply")
+    hello = [r for r in replies if r.get("id") == 1][0]
+    assert hello["ok"] and hello["protocol"] == 1 and hello["board"] == "checkers"
+    errors = [r for r in replies if r["reply"] == "error"]
+    assert len(errors) == 4, errors  # no JSON, no "cmd", not an object, too long
+    assert any("longer than" in e["error"] for e in errors)
+    unknown = [r for r in replies if r.get("id") == 4][0]
+    assert not unknown["ok"] and "unknown command" in unknown["error"]
+    stats = [r for r in replies if r.get("id") == 5][0]
+    assert stats["tick"]["ticks"] > 0 and stats["journal"]["blocks"] == 2
+    assert [r for r in replies if r.get("id") == 6][0]["referee"]["phase"] == "setup"
+    assert len([r for r in replies if r.get("id") == 7][0]["levels"]) == 128
+
+
+def test_set_config_refuses_a_bad_one_and_restarts_with_a_good_one():
+    b = Bench()
+    b.at(200, lambda: b.send({"cmd": "set_config", "id": 1, "config": {"brightness": 999}}))
+    b.at(
+        300,
+        lambda: b.send(
+            {
+                "cmd": "set_config",
+                "id": 2,
+                "config": {"board": "checkers", "game": "checkers", "brightness": 10},
+            }
+        ),
+    )
+    b.run(1500)
+    r1 = [r for r in b.events(None, "reply") if r.get("id") == 1][0]
+    assert not r1["ok"] and "brightness" in r1["faults"][0]
+    r2 = [r for r in b.events(None, "reply") if r.get("id") == 2][0]
+    assert r2["ok"] and r2["restart"]
+    assert json.loads(b.platform.files["config.json"])["brightness"] == 10
+    assert b.device.config["brightness"] == 10 and len(b.events("boot")) == 2
+
+
+def test_the_light_command_shows_leds_until_told_to_resume():
+    b = Bench()
+    b.at(200, lambda: b.send({"cmd": "light", "id": 1, "leds": [3], "rgb": [255, 0, 0]}))
+    b.at(600, lambda: b.send({"cmd": "light", "id": 2, "leds": [999]}))
+    b.run(700)
+    strip = b.platform.strip.last
+    assert strip[9:12] == bytes((0, 255, 0)) and strip[:9] == bytes(9)  # GRB: red, gamma keeps 255
+    bad = [r for r in b.events(None, "reply") if r.get("id") == 2][0]
+    assert not bad["ok"] and "LED numbers" in bad["error"]
