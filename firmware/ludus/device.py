@@ -337,9 +337,10 @@ class Device:
             wait -= 0x20000000
             if wait > 0:
                 p.sleep_ms(wait)
-            else:
+            else:  # behind: the next tick at once (a zero sleep still lets USB and the scheduler run)
                 stats["late"] += 1
                 due = p.ticks_ms()
+                p.sleep_ms(0)
 
     def _collect(self, t0, busy):
         # a collection (12-19 ms with ~100 KB live on the RP2040) in a tick with nothing else to do,

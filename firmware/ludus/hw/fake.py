@@ -308,15 +308,17 @@ class FakePlatform:
     own time is measured), the watchdog, and hardware() building the board's drivers on fake lines.
 
     files: name -> text (config.json). paths: name -> a real file's path (boards/NAME.json). flash:
-    the journal's (FakeFlash). each_ms:
+    the journal's (FakeFlash). serial: the link's port (a FakeSerial; ludus.hw.usb.UsbSerial for a
+    terminal). realtime: the real clock instead (the unix port's time.ticks_ms). each_ms:
     called with the time at every sleep, to drive the table (put pieces, press, send commands).
     until: the time sleep_ms stops at (Finished)."""
 
     name = "fake"
 
-    def __init__(self, files, paths=None, flash=None, each_ms=None, until=None):
+    def __init__(self, files, paths=None, flash=None, each_ms=None, until=None, serial=None, realtime=False):
         self.files = files
         self.paths = paths if paths is not None else {}
+        self.realtime = realtime  # the real clock (the firmware run interactively on the unix port)
         self.flash = flash if flash is not None else FakeFlash(4, 1024)
         self.each_ms = each_ms
         self.until = until
@@ -324,7 +326,7 @@ class FakePlatform:
         self.us = _us_clock()
         self.watchdog = None
         self.resets = 0
-        self.serial = FakeSerial()
+        self.serial = serial if serial is not None else FakeSerial()
         self.chain = self.bank = self.strip = self.pwm = None
         self.pin = FakePin()
         self.board = None
@@ -339,12 +341,21 @@ class FakePlatform:
         return self.paths.get(name.lstrip("/"))
 
     def ticks_ms(self):
+        if self.realtime:
+            import time
+
+            return time.ticks_ms()
         return self.now
 
     def ticks_us(self):
         return self.us()
 
     def sleep_ms(self, ms):
+        if self.realtime:
+            import time
+
+            time.sleep_ms(ms)
+            return
         end = self.now + ms
         while self.now < end:
             self.now += 1 if self.each_ms is not None else end - self.now

@@ -1,0 +1,79 @@
+"""A `ludus play` session recorded tick by tick, for replaying on the firmware itself
+(tests/unix_board.py --tape): what the simulated board's sensors read at each tick, the button's event,
+and the power cuts, together with what `ludus play` printed.
+
+    items, tape = record(script_text, "checkers", "checkers")
+    write(tape, path)
+"""
+
+import json
+
+from ludus_host.simboard import NO_PRESS, Simulator, load_board, parse_script
+
+
+class RecordingSimulator(Simulator):
+    """A Simulator that notes every tick's inputs."""
+
+    def __init__(self, *args, **kwargs):
+        self.ticks = []
+        self._last = None
+        self._power_tear = kwargs.pop("tear", None)
+        self._powering = False
+        super().__init__(*args, **kwargs)
+
+    def _step(self, button=NO_PRESS):
+        levels = bytes(self.sim.read(self.now))
+        tick = {"t": self.now}
+        if levels != self._last:
+            tick["l"] = levels.hex()
+            self._last = levels
+        if button:
+            tick["b"] = button
+        self.ticks.append(tick)
+        return super()._step(button)
+
+    def _new_referee(self):
+        ref = super()._new_referee()
+        restore = ref.restore
+
+        def noted(state):
+            # a `start` line: the game the script sets up goes to the device as a restore through
+            # its journal, as after a power cut (a power cut's own restore needs no note)
+            if not self._powering:
+                self.ticks.append({"t": self.now, "restore": json.loads(json.dumps(state))})
+                self._last = None
+            restore(state)
+
+        ref.restore = noted
+        return ref
+
+    def _do(self, a):
+        if a.verb == "die":  # the script's forced rolls: the device's referee is given them too
+            self.ticks.append({"t": self.now, "die": [int(v) for v in a.args]})
+        if a.verb == "power":
+            self.ticks.append({"t": self.now, "power": True, "tear": self._power_tear})
+            self._last = None  # (the new device reads every line again)
+            self._powering = True
+        try:
+            yield from super()._do(a)
+        finally:
+            self._powering = False
+
+
+def record(script_text, board_name, preset, seed="00" * 32, tear=None):
+    """(ludus play's output items, the tape's ticks) of a script. tear: cut the power in the middle
+    of the next journal write at a `power` line, after that many bytes (None: a clean cut)."""
+    board = load_board(board_name)
+    actions = parse_script(script_text, board)
+    sim = RecordingSimulator(board, preset, seed=seed, tear=tear)
+    items = list(sim.run(actions))
+    return items, sim.ticks
+
+
+def write(path, ticks, board_name, preset, seed="00" * 32):
+    """The tape file: a header line (the device's config and seed), then one line per tick."""
+    with open(path, "w", encoding="utf-8") as f:
+        head = {"config": {"board": board_name, "game": preset, "brightness": 255}, "seed": seed}
+        f.write(json.dumps(head) + "\n")
+        for tick in ticks:
+            f.write(json.dumps(tick) + "\n")
