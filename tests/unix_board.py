@@ -42,9 +42,20 @@ def interactive(tree):
     from ludus.hw.fake import FakeFlash, FakePlatform
     from ludus.hw.usb import UsbSerial
 
+    class Stdin(UsbSerial):
+        # the end of the input (the host closed the pipe) ends the run, as unplugging would
+        def readinto(self, buf):
+            n = UsbSerial.readinto(self, buf)
+            if not n and self._ready():
+                raise SystemExit(0)
+            return n
+
     files, paths = _files(tree)
-    platform = FakePlatform(files, paths, flash=FakeFlash(8, 4096), serial=UsbSerial(), realtime=True)
-    Device(platform).run()
+    platform = FakePlatform(files, paths, flash=FakeFlash(8, 4096), serial=Stdin(), realtime=True)
+    try:
+        Device(platform).run()
+    except SystemExit:
+        pass
 
 
 class TapeButton:
