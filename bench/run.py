@@ -16,7 +16,14 @@ import time
 # On a Pico there is no command line: name the case and repetitions here, e.g. ["referee.idle_tick", "100"].
 ARGS = None
 
-CASE_MODULES = ("cases_checkers", "cases_ludo", "cases_sensing", "cases_referee", "cases_journal")
+CASE_MODULES = (
+    "cases_checkers",
+    "cases_ludo",
+    "cases_sensing",
+    "cases_referee",
+    "cases_journal",
+    "cases_device",
+)
 AREA_MODULE = {"scene": "sensing"}  # areas whose cases live in another area's module
 
 if hasattr(time, "ticks_us"):

@@ -8,8 +8,8 @@ from config.json and runs it; tests run it with the fakes of ludus.hw.fake.
 
 Each step reads every sensor, polls the button, ticks the referee, writes every new action of the game
 to the journal (rolls and moves, undos, a game's start and end, in that order), reports each event as a
-JSON line through `out`, sounds the cue for it, and sends the LED frame when the scene changed or a
-pattern moved (FRAME_MS)."""
+JSON line through `out`, sounds the cue for it, and renders the LED frame when the scene changed or
+a pattern may have moved (every FRAME_MS), sending it only when it differs from the last one sent."""
 
 import json
 
@@ -42,6 +42,7 @@ class App:
         scene.set_brightness(config["brightness"])
         self.referee = Referee(board, config["game"], scene=scene, seed=seed, turn_clock=config["turn_clock"])
         self.frame = bytearray(3 * board.led_count)
+        self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS
         self.kept = 0  # the journal's count of the current game's actions
         state = journal.state()
@@ -51,7 +52,7 @@ class App:
             self._say({"event": "journal", "restored": self.kept})
 
     def step(self, now_ms):
-        """One tick of the board."""
+        """One tick of the board. True if anything happened (an event, the scene changed)."""
         self.sensors.read(self.levels)
         ref = self.referee
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
@@ -65,9 +66,14 @@ class App:
         if self.buzzer is not None:
             self.buzzer.tick(now_ms)
         if changed or (now_ms - self.last_frame) & 0x3FFFFFFF >= FRAME_MS:
-            ref.render(now_ms, self.frame)
-            self.pixels.write(self.frame)
+            frame = self.frame
+            ref.render(now_ms, frame)
             self.last_frame = now_ms
+            # sent only when it differs: machine.bitstream holds interrupts off 3.8 ms per frame
+            if changed or frame != self.sent:
+                self.pixels.write(frame)
+                self.sent[:] = frame
+        return bool(changed or events)
 
     def _keep(self, events):
         # the journal follows the game record: its start, each action added or taken back, its end

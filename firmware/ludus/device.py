@@ -19,15 +19,15 @@ import sys
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL, Link
-from ludus.runtime import const, mem_alloc, mem_free, transient
+from ludus.runtime import const, mem_free, transient
 
 TICK_MS = const(20)  # 50 ticks a second
 WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a collection (19 ms)
 MAX_FAULTS = const(5)
 FAULT_WINDOW_MS = const(60000)
 SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
-GC_STEP = const(16384)  # collect in an idle tick once this much has been allocated since the last
-GC_LOW = const(24576)  # ... or whenever less than this is free
+GC_THRESHOLD = const(32768)  # MicroPython's own collection once this much is allocated (a backstop)
+GC_AFTER_MS = const(200)  # an idle tick this long after the last busy one collects what it left
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
 ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
@@ -85,9 +85,17 @@ class Device:
         self.safe = None  # the reason, in safe mode
         self.faults = []  # tick times of the loop's recent exceptions
         self.override = None  # a frame the link's `light` command shows instead of the game's
-        self.stats = {"ticks": 0, "late": 0, "worst_us": 0, "total_us": 0, "gc": 0, "gc_worst_us": 0}
+        self.stats = {
+            "ticks": 0,
+            "late": 0,
+            "worst_us": 0,
+            "mean_us": 0,
+            "window_us": 0,
+            "gc": 0,
+            "gc_worst_us": 0,
+        }
         self.idle_since = 0
-        self.gc_mark = 0
+        self.dirty_heap = False  # a busy tick since the last collection (it allocated)
         self.config = None
 
     # ---- boot --------------------------------------------------------------------------------------
@@ -186,7 +194,7 @@ class Device:
             self._enter_safe("the game cannot start: %s" % (exc,), exc)
             return
         self.safe = None
-        self.gc_mark = mem_alloc()
+        self.dirty_heap = True
 
     # ---- self-test ---------------------------------------------------------------------------------
 
@@ -279,6 +287,9 @@ class Device:
         the REPL, with the watchdog stopped so the board can be worked on."""
         p = self.platform
         wdt = self.wdt = p.start_watchdog(WATCHDOG_MS)
+        threshold = getattr(gc, "threshold", None)
+        if threshold is not None:  # (MicroPython)
+            threshold(GC_THRESHOLD)
         self.boot()
         p.alive(True)
         try:
@@ -308,30 +319,10 @@ class Device:
     def _loop(self, wdt):
         p = self.platform
         app = self.app
-        link = self.link
         stats = self.stats
         due = p.ticks_ms()
         while self.safe is None and self.app is app:
-            now = p.ticks_ms()
-            t0 = p.ticks_us()
-            before = len(app.referee.record.actions) if app.referee.record is not None else 0
-            app.step(now)
-            cmd = link.poll()
-            if cmd is not None:
-                self._command(cmd)
-            wdt.feed()
-            ref = app.referee
-            busy = ref.events or ref._dirty or (ref.record is not None and len(ref.record.actions) != before)
-            if busy or cmd is not None:
-                self.idle_since = now
-            elif (now - self.idle_since) & 0x3FFFFFFF >= PREPARE_IDLE_MS:
-                self.journal.prepare()
-            self._collect(t0, busy)
-            spent = (p.ticks_us() - t0) & 0x3FFFFFFF
-            stats["ticks"] += 1
-            stats["total_us"] += spent
-            if spent > stats["worst_us"]:
-                stats["worst_us"] = spent
+            self.tick(p.ticks_ms(), wdt)
             due += TICK_MS
             wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
             wait -= 0x20000000
@@ -342,21 +333,53 @@ class Device:
                 due = p.ticks_ms()
                 p.sleep_ms(0)
 
-    def _collect(self, t0, busy):
-        # a collection (12-19 ms with ~100 KB live on the RP2040) in a tick with nothing else to do,
-        # once enough has been allocated to be worth it; the automatic one only when short of heap
+    def tick(self, now, wdt):
+        """One tick, all but the wait for the next: the app's step (sensors, referee, journal, events,
+        LEDs), one command from the link, the watchdog fed, and in a tick with nothing to do the
+        journal's erase ahead and a collection when due. Its time goes into `stats`."""
         p = self.platform
-        if busy and mem_free() >= GC_LOW or mem_free() < 0:
+        t0 = p.ticks_us()
+        busy = self.app.step(now)
+        cmd = self.link.poll()
+        if cmd is not None:
+            self._command(cmd)
+            busy = True
+        wdt.feed()
+        if busy:
+            self.idle_since = now
+        elif (now - self.idle_since) & 0x3FFFFFFF >= PREPARE_IDLE_MS:
+            self.journal.prepare()
+        self._collect(now, busy)
+        stats = self.stats
+        spent = (p.ticks_us() - t0) & 0x3FFFFFFF
+        stats["ticks"] += 1
+        # the mean over windows of 1,024 ticks: a running total would outgrow a small int (2**30 us is
+        # 18 minutes) and allocate on every tick after that
+        stats["window_us"] += spent
+        if stats["ticks"] & 1023 == 0:
+            stats["mean_us"] = stats["window_us"] >> 10
+            stats["window_us"] = 0
+        if spent > stats["worst_us"]:
+            stats["worst_us"] = spent
+
+    def _collect(self, now, busy):
+        # A collection takes 12-19 ms with ~100 KB live on the RP2040: it runs in an idle tick (whose
+        # own work is a fraction of a ms, so the tick still ends in time) GC_AFTER_MS after a busy
+        # one, which is when a move's garbage is there; gc.threshold set at boot collects anyway if
+        # a burst allocates GC_THRESHOLD first. (No gc.mem_free() here: it walks the whole heap.)
+        if busy:
+            self.dirty_heap = True
             return
-        if mem_alloc() - self.gc_mark < GC_STEP and mem_free() >= GC_LOW:
+        if not self.dirty_heap or (now - self.idle_since) & 0x3FFFFFFF < GC_AFTER_MS:
             return
+        p = self.platform
         g0 = p.ticks_us()
         gc.collect()
         took = (p.ticks_us() - g0) & 0x3FFFFFFF
+        self.dirty_heap = False
         self.stats["gc"] += 1
         if took > self.stats["gc_worst_us"]:
             self.stats["gc_worst_us"] = took
-        self.gc_mark = mem_alloc()
 
     def _crashed(self, exc):
         # reported, shown, and the loop rebuilt from the journal (which kept the game)
@@ -491,7 +514,9 @@ class Device:
 
     def _cmd_stats(self, cmd, link):
         s = dict(self.stats)
-        s["mean_us"] = s["total_us"] // s["ticks"] if s["ticks"] else 0
+        if s["ticks"] < 1024 and s["ticks"]:
+            s["mean_us"] = s["window_us"] // s["ticks"]
+        del s["window_us"]
         j = self.journal
         journal = None
         if j is not None:

@@ -42,6 +42,8 @@ PLAN = (
     ("referee.ludo_full_game", None, "", "full simulated 4-player Ludo game (heap peak)"),
     ("journal.append", 20, "Pico est. <= 2 ms", "one action appended to the journal (fake flash)"),
     ("journal.game", None, "<= 1 erase / 50 actions", "830-action game journalled: erases, bytes programmed"),
+    ("device.boot", None, "", "a checkers board booted on the fake platform: heap left"),
+    ("device.idle_tick", 200, "Pico est. <= 1 ms", "one idle tick of the firmware's loop, I/O excluded"),
 )
 
 
@@ -187,7 +189,7 @@ def measure(case, callgrind_reps, use_micropython, use_callgrind):
                 per_call -= rewind
             row["instructions_per_call"] = per_call
             row["pico_estimate_ms"] = per_call * NS_PER_INSTRUCTION / 1e6
-        if case.endswith("_game") or row.get("does_not_fit"):
+        if case.endswith(("_game", ".boot")) or row.get("does_not_fit"):
             row["smallest_heap_kb"] = smallest_heap_kb(case)
             row["smallest_heap_rom_kb"] = smallest_heap_kb(case, rom=True)
             live = live_heap_peak(case)

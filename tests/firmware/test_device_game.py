@@ -39,3 +39,32 @@ def test_b_a_board_started_again_restores_the_game_from_its_journal():
     restored = b2.events("journal")
     assert restored and restored[0]["restored"] == 1, b2.out[-3:]
     assert list(b2.device.app.referee.record.actions) == ["h7-h16"]
+
+
+def test_c_an_idle_tick_of_the_loop_allocates_nothing():
+    # the whole tick (sensors, referee, LED frames every 40 ms, the link, the watchdog, the idle
+    # journal and collection checks) with the heap locked on MicroPython: a MemoryError if it allocates
+    from support import IS_MICROPYTHON, locked
+
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    b.run(1500)
+    dev = b.device
+    wd = b.platform.watchdog
+    clock = [b.platform.now]
+
+    def ticks(n):
+        k = 0
+        while k < n:
+            clock[0] += 20
+            dev.tick(clock[0], wd)
+            k += 1
+
+    ticks(150)  # idle for 3 s: past the journal's erase-ahead wait and the first collections
+    before = dev.stats["ticks"]
+    if IS_MICROPYTHON:
+        locked(ticks, 100)
+    else:
+        ticks(100)  # (heap_lock exists only on MicroPython: here the ticks run unlocked)
+    assert dev.stats["ticks"] == before + 100
+    assert dev.app.referee.describe()["phase"] == "play"
