@@ -57,3 +57,45 @@ def test_read_allocates_nothing():
     scanner.read(levels)
     support.locked(scanner.read, levels)
     assert levels[120] == 1000 + 7 * 120
+
+
+class _Sio:
+    """The RP2040's SIO GPIO_OUT register as SioSelect drives it: XOR writes flip output bits."""
+
+    def __init__(self):
+        self.out = 0
+        self.writes = 0
+
+    def __setitem__(self, address, value):
+        assert address == 0xD000001C  # GPIO_OUT_XOR
+        self.out ^= value
+        self.writes += 1
+
+
+def test_sio_select_sets_all_four_lines_in_one_register_write():
+    from ludus.hw.mux import SioSelect
+
+    sio = _Sio()
+    select = SioSelect(10, sio)  # S0..S3 on GPIO 10..13
+    for n in (0, 5, 15, 1, 8, 7, 0, 3):
+        before = sio.writes
+        select.set(n)
+        assert sio.writes == before + 1
+        assert sio.out == n << 10  # exactly these lines high, the other GPIOs untouched
+    # through a scanner: every channel read with its own select value
+    from ludus.hw.fake import FakeMuxBank
+    from ludus.hw.mux import MuxScanner
+
+    bank = FakeMuxBank(2)
+    for c in range(32):
+        bank.inputs[c] = 100 + c
+
+    class Both:  # the register and the fake bank, driven together
+        def set(self, n):
+            select.set(n)
+            bank.select.set(n)
+
+    scanner = MuxScanner(32, Both(), bank.adcs, settle_us=5, sleep_us=bank.sleep_us)
+    levels = array("H", bytes(64))
+    scanner.read(levels)
+    assert list(levels) == [100 + c for c in range(32)] and sio.out == 15 << 10

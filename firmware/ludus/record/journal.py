@@ -185,7 +185,8 @@ class Journal:
             try:
                 state = json.loads(start)
                 record = GameRecord.from_json(state["record"])
-                record.actions.extend(actions)
+                for text in actions:
+                    record.actions.append(text)
                 result = json.loads(end)
                 record.result = list(result) if isinstance(result, list) else None
                 record.seed = state.get("seed")

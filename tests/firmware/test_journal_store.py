@@ -1,0 +1,86 @@
+"""The journal's erase ahead (prepare) and its finished-game store (records): a prepared block is
+used without an erase, survives a power cut at every byte of its header, and is where writing goes on
+after a reboot; finished games come back as game records with the seed they committed to. Runs on
+both runtimes."""
+
+import json
+
+from ludus.hw.fake import FakeFlash, PowerCut
+from ludus.record.journal import Journal
+
+START = '{"record": "x", "seed": null, "dice_used": 0}'
+
+
+ROOM = 512  # (prepare's room, smaller than the firmware's 1 KiB: 2 KiB blocks keep the test small)
+
+
+def _fill_block(j):
+    # actions until fewer than ROOM bytes are left in the block being written
+    k = 0
+    while j.at + ROOM <= j.size:
+        assert j.add("6 green.0 t%d-t%d" % (k % 52, (k + 6) % 52))
+        k += 1
+    return k
+
+
+def test_prepare_erases_the_next_block_only_when_it_will_soon_be_needed():
+    flash = FakeFlash(3, 2048)
+    j = Journal(flash)
+    j.begin(START)
+    assert not j.prepare(ROOM)  # a block just begun: nothing to do yet
+    erases = flash.erases
+    n = _fill_block(j)
+    assert j.prepare(ROOM) and flash.erases == erases + 1
+    assert not j.prepare(ROOM)  # once is enough
+    # the writes that fill this block and go on into the prepared one erase nothing more
+    for k in range(30):
+        j.add("1 red.1 t%d-t%d" % (k % 52, (k + 1) % 52))
+    assert flash.erases == erases + 1 and j.sector != 0
+    again = Journal(flash)
+    assert len(again.current()[1]) == n + 30
+
+
+def test_a_prepared_block_survives_a_cut_at_every_byte_of_its_header_and_after_a_reboot():
+    flash = FakeFlash(3, 2048)
+    j = Journal(flash)
+    j.begin(START)
+    n = _fill_block(j)
+    image = bytes(flash.data)
+    for cut in range(0, 260, 3):
+        flash.data[:] = image
+        j = Journal(flash)
+        flash.cut_after = cut
+        try:
+            j.prepare(ROOM)
+        except PowerCut:
+            pass
+        flash.cut_after = None
+        back = Journal(flash)
+        assert len(back.current()[1]) == n, cut  # the game as it was
+        assert back.add("2 blue.0 t1-t3")  # and writing goes on
+        assert Journal(flash).current()[1][-1] == "2 blue.0 t1-t3"
+
+
+def test_finished_games_come_back_as_records_with_their_seed_revealed():
+    from ludus.dice import Dice
+    from ludus.record.game import GameRecord
+
+    flash = FakeFlash(3, 2048)
+    j = Journal(flash)
+    for g in range(3):
+        seed = bytes([g]) * 32
+        record = GameRecord.new("checkers/2", seed=seed)
+        j.begin({"record": record.to_json(), "seed": Dice(seed).seed_hex(), "dice_used": 0})
+        j.add("h7-h16")
+        j.add("h112-h104")
+        if g < 2:
+            j.end(json.dumps([0, 1]))
+    assert j.current() is not None  # the third is still being played
+    records = j.records()
+    assert len(records) == 2
+    for text in records:
+        back = GameRecord.from_json(text)
+        assert back.actions == ["h7-h16", "h112-h104"] and back.result == [0, 1]
+        assert Dice(bytes.fromhex(back.seed)).commitment() == back.seed_sha256  # the seed it promised
+    assert len(j.records(last=1)) == 1 and j.records(last=1)[0] == records[1]
+    assert j.records(last=0) == []
