@@ -23,7 +23,7 @@ class RecordingSimulator(Simulator):
 
     def _step(self, button=NO_PRESS):
         levels = bytes(self.sim.read(self.now))
-        tick = {"t": self.now}
+        tick: dict = {"t": self.now}
         if levels != self._last:
             tick["l"] = levels.hex()
             self._last = levels
