@@ -170,3 +170,32 @@ def test_monitor_names_a_bad_port_or_command():
     assert proc.returncode == 2 and "cannot open /dev/no-such-port" in proc.stderr
     proc = ludus("monitor", "exec:true", "--send", "{not json")
     assert proc.returncode == 2 and "is not JSON" in proc.stderr
+
+
+def test_a_game_kept_in_the_journal_comes_out_as_a_record_ludus_verify_accepts(tmp_path):
+    # a whole game (the demo's bots), journalled as the board does it: its start with the dice
+    # commitment, every action, its end; `games` hands records() out, `ludus monitor --save` writes them
+    from ludus.hw.fake import FakeFlash
+    from ludus.record.game import GameRecord
+    from ludus.record.journal import Journal
+
+    played = tmp_path / "played.json"
+    assert ludus("demo", "--seed", "3", "--record", str(played), "--delay", "0", "--quiet").returncode == 0
+    game = json.loads(played.read_text())
+    start = GameRecord(game["start"], game["options"], game["seed_sha256"])  # as the board's start
+    journal = Journal(FakeFlash(16, 4096))
+    journal.begin({"record": start.to_json(), "seed": game["seed"], "dice_used": 0})
+    for action in game["actions"]:
+        journal.add(action)
+    journal.end(json.dumps(game["result"]))
+    (text,) = journal.records()
+    kept = tmp_path / "kept.json"
+    kept.write_text(text)
+    proc = ludus("verify", str(kept))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(text)["actions"] == game["actions"] and json.loads(text)["result"] == game["result"]
+    # and one action changed in flash's copy is caught
+    bad = json.loads(text)
+    bad["actions"][4] = bad["actions"][5]
+    kept.write_text(json.dumps(bad))
+    assert ludus("verify", str(kept)).returncode != 0
