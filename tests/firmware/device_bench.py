@@ -9,18 +9,10 @@ from ludus.hw.fake import FakeFlash, FakePlatform, Finished
 SEED = bytes(range(32))
 
 
-def _root():
-    # the checkout (referee_rig knows it too, but importing it costs 40 KB of this test's heap)
-    try:
-        here = __file__
-    except NameError:
-        return "."
-    i = here.rfind("/")
-    return (here[:i] if i > 0 else ".") + "/../.."
-
-
 def _paths(*names):
-    return {"boards/%s.json" % n: _root() + "/hardware/boards/%s.json" % n for n in names}
+    from support import root
+
+    return {"boards/%s.json" % n: root() + "/hardware/boards/%s.json" % n for n in names}
 
 
 def _config(**fields):

@@ -23,13 +23,9 @@ SEED = bytes(32)
 
 
 def _root():
-    try:
-        here = __file__
-    except NameError:
-        return "."
-    i = here.rfind("/")
-    path = here[:i] if i > 0 else "."
-    return path + "/../.."
+    from support import root
+
+    return root()
 
 
 class CompactBoard:

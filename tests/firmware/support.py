@@ -29,6 +29,17 @@ def raises(exc_type, fn, *args, **kwargs):
     raise AssertionError("expected %s from %r" % (exc_type.__name__, fn))
 
 
+def root():
+    """The checkout's root, from this file's place in tests/firmware (the unix port runs the tests
+    from the root: "." when __file__ is not known)."""
+    try:
+        here = __file__
+    except NameError:
+        return "."
+    i = here.rfind("/")
+    return (here[:i] if i > 0 else ".") + "/../.."
+
+
 def message_of(exc):
     """The text of an exception, on both runtimes."""
     return str(exc.args[0]) if exc.args else ""
