@@ -8,9 +8,8 @@
 //
 // The bootrom is not part of this repository (its licence): ../shared/pico/emulator/bootrom.bin,
 // or a path you give (docs/firmware.md).
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { copyTree, jsonLines as linesOf, waitJson as waitFor } from './device.mjs';
 import { PicoEmu } from './pico-emu.mjs';
 
 const { values: opt } = parseArgs({
@@ -33,59 +32,11 @@ const emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom });
 // issue models the chain cell by cell)
 for (const spi of emu.mcu.spi) spi.onTransmit = () => spi.completeTransmit(0xff);
 
-function files(dir, base = '') {
-  const out = [];
-  for (const name of fs.readdirSync(dir).sort()) {
-    const full = path.join(dir, name);
-    const rel = base ? base + '/' + name : name;
-    if (fs.statSync(full).isDirectory()) out.push(...files(full, rel));
-    else out.push(rel);
-  }
-  return out;
-}
-
-function jsonLines(from) {
-  const out = [];
-  for (const line of emu.rx.slice(from).split(/\r?\n/)) {
-    if (line.startsWith('{')) {
-      try {
-        out.push(JSON.parse(line));
-      } catch {
-        // a line cut off at the end of what has arrived
-      }
-    }
-  }
-  return out;
-}
-
-async function waitJson(pred, ns, from) {
-  let found = null;
-  await emu.runUntil(() => {
-    found = jsonLines(from).find(pred) || null;
-    return found !== null;
-  }, ns);
-  return found;
-}
+const jsonLines = (from) => linesOf(emu, from);
+const waitJson = (pred, ns, from) => waitFor(emu, pred, ns, from);
 
 await emu.boot();
-await emu.enterRaw();
-const made = new Set();
-let bytes = 0;
-for (const rel of files(opt.tree)) {
-  if (rel === 'firmware.romfs') continue;
-  const dirs = rel.split('/').slice(0, -1);
-  for (let d = 1; d <= dirs.length; d++) {
-    const dir = '/' + dirs.slice(0, d).join('/');
-    if (made.has(dir)) continue;
-    made.add(dir);
-    await emu.exec(`import os\ntry:\n os.mkdir(${JSON.stringify(dir)})\nexcept OSError:\n pass`);
-  }
-  const data = fs.readFileSync(path.join(opt.tree, rel));
-  bytes += data.length;
-  await emu.putFile('/' + rel, data);
-}
-report.copied = { files: files(opt.tree).length, bytes };
-await emu.exitRaw();
+report.copied = await copyTree(emu, opt.tree);
 
 // a soft reset: main.py runs, as at power-up
 const start = emu.rx.length;

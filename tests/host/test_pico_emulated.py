@@ -72,3 +72,65 @@ def test_the_flashed_firmware_runs_on_the_emulated_pico_and_hands_over_to_mpremo
         "1",
         "ok",
     ]
+
+
+def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, tmp_path):
+    # the harness's board (host_tools/pico_emu/board.mjs): a 74HC165 chain answering the firmware's
+    # SH/LD pin and SPI0 reads with the sensor lines, and the WS2812 chain decoded from GPIO 15
+    from ludus.board.definition import BoardDefinition
+    from ludus.games import position
+
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"board": "checkers", "game": "checkers"}))
+    tree = tmp_path / "tree"
+    assert ludus("flash", "--stage", str(tree), "--config", str(config)).returncode == 0
+    board = BoardDefinition.load(os.path.join(ROOT, "hardware", "boards", "checkers.json"))
+    game = position("checkers/2")
+    binding = board.bind(game.place_names)
+
+    def channel(place):
+        return board.channel_of_cell[binding.cells(place)[0]]
+
+    names = game.place_names
+    start = [[channel(h), 0] for seat in (0, 1) for h in game.pieces(seat)]  # a magnet pulls it low
+    steps = [
+        {"at": 200, "lines": start},
+        {"at": 1500, "lines": [[channel(names.index("h7")), 1]]},  # lift h7 ...
+        {"at": 1700, "lines": [[channel(names.index("h16")), 0]]},  # ... and put it on h16
+        {"at": 2600, "send": json.dumps({"cmd": "state", "id": 9})},
+    ]
+    session = tmp_path / "session.jsonl"
+    session.write_text("".join(json.dumps(s) + "\n" for s in steps))
+    proc = subprocess.run(
+        [
+            harness,
+            "session.mjs",
+            "--uf2",
+            UF2,
+            "--bootrom",
+            BOOTROM,
+            "--tree",
+            str(tree),
+            "--session",
+            str(session),
+        ]
+        + ["--channels", str(board.channel_count), "--leds", str(board.led_count), "--end", "400"],
+        cwd=HARNESS,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    report = json.loads(proc.stdout.splitlines()[-1])
+    events = report["events"]
+    new = [e for e in events if e.get("event") == "new_game"]
+    assert new and new[0]["start"] == "checkers/2" and 200 < new[0]["ms"] < 1000  # placed, then settled
+    moves = [e for e in events if e.get("event") == "move"]
+    assert [m["move"] for m in moves] == ["h7-h16"] and 1700 < moves[0]["ms"] < 2300
+    state = next(e for e in events if e.get("reply") == "state")
+    assert state["actions"] == 1 and state["referee"] == {"phase": "play", "situation": "idle", "turn": 1}
+    # one latch of the chain per 20 ms tick, and the LED frames whole (127 LEDs) and lit
+    assert abs(report["latches"] - report["emulated_ms"] / 20) < 10
+    assert report["frames"] > 5 and len(report["last_frame"]) == 2 * 3 * board.led_count
+    assert bytes.fromhex(report["last_frame"]) != bytes(3 * board.led_count)
+    assert not [e for e in events if e.get("event") in ("fault", "safe_mode")]
