@@ -31,6 +31,11 @@ def add_arguments(parser):
         "--settle-ms", type=whole(0, 60000), default=200, help="how long the board must be still (ms)"
     )
     parser.add_argument(
+        "--pico",
+        action="store_true",
+        help="play the script on the emulated Pico too, and compare its events with this run's",
+    )
+    parser.add_argument(
         "--turn-clock",
         nargs="?",
         const="rules",
@@ -59,6 +64,8 @@ def run(args):
     text = read_text(args.script, "script")
     board = load_board(args.board)
     actions = parse_script(text, board)
+    if args.pico:
+        return _on_the_pico(args, text, board, args.board)
     try:
         sim = Simulator(
             board,
@@ -83,3 +90,66 @@ def run(args):
         out.write(json.dumps(item) + "\n")
     out.flush()
     return 0
+
+
+DEVICE_EVENTS = ("boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut")
+
+
+def _on_the_pico(args, text, board, board_name):
+    # the script recorded tick by tick here, replayed as pin levels on the emulated Pico running the
+    # flashed firmware, and the referee's events of both runs compared
+    import os
+
+    from ludus_host import pico, tape
+    from ludus_host.device_tree import stage
+    from ludus_host.paths import ROOT
+
+    if args.seed not in (None, DEFAULT_SEED) or args.analog or args.turn_clock or args.settle_ms != 200:
+        raise NotationError(
+            "ludus play --pico: only the defaults of --seed, --analog, --settle-ms, --turn-clock"
+        )
+    if os.sep in board_name or board_name.endswith(".json"):
+        raise NotationError("ludus play --pico: name a shipped board (checkers, ludo52, ...), not a file")
+    items, ticks = tape.record(text, board_name, args.game)
+    steps = sorted(pico.session_from_ticks(ticks, board), key=lambda s: s["at"])
+    tree = os.path.join(ROOT, "build", "pico-tree-" + board_name)
+    stage(tree, json.dumps({"board": board_name, "game": args.game}), "files", "armv6m")
+    last = ticks[-1]["t"] if ticks else 0
+    report = pico.run_session(
+        tree, steps, board, end_ms=max(0, last + 400 - (steps[-1]["at"] if steps else 0))
+    )
+    here = [_plain(e) for e in items if "event" in e and e["event"] not in DEVICE_EVENTS]
+    there = [_plain(e) for e in report["events"] if "event" in e and e["event"] not in DEVICE_EVENTS]
+    out = sys.stdout
+    for e in report["events"]:
+        if "event" in e:
+            e = dict(e)
+            e["t"] = e.pop("ms") - 200
+            out.write(json.dumps(e) + "\n")
+    same = here == there
+    summary = {
+        "pico": {
+            "events_equal": same,
+            "events": len(there),
+            "events_here": len(here),
+            "frames": report["frames"],
+            "latches": report["latches"],
+            "emulated_ms": report["emulated_ms"],
+        }
+    }
+    if not same:
+        for k, (a, b) in enumerate(zip(here, there)):
+            if a != b:
+                summary["pico"]["first_difference"] = {"index": k, "here": a, "pico": b}
+                break
+    out.write(json.dumps(summary) + "\n")
+    return 0 if same else 1
+
+
+def _plain(e):
+    # an event as both runs must agree on it: not its time, and not the dice seed's commitment or
+    # reveal (the board draws its own seed from its hardware entropy, as it must)
+    e = dict(e)
+    for key in ("t", "line", "ms", "seed_sha256", "seed"):
+        e.pop(key, None)
+    return e

@@ -22,6 +22,7 @@ const { values: opt } = parseArgs({
     channels: { type: 'string' },
     leds: { type: 'string' },
     end: { type: 'string', default: '0' }, // ms to run after the last step
+    'fs-image': { type: 'string' }, // littlefs with the tree already on it: made on the first run, then reused
   },
 });
 for (const k of ['uf2', 'bootrom', 'tree', 'session', 'channels', 'leds']) {
@@ -36,10 +37,24 @@ const steps = fs
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l));
 
-const emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom });
+const FS_OFFSET = 0xa0000; // RPI_PICO: 2 MiB flash less 1408 KiB of littlefs
+const FS_SIZE = 1408 * 1024;
+const image = opt['fs-image'];
+const reuse = image && fs.existsSync(image);
+const emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom, images: reuse ? [{ file: image, offset: FS_OFFSET }] : [] });
 const board = new EmulatedBoard(emu, { channels: Number(opt.channels), leds: Number(opt.leds) });
-await emu.boot();
-const copied = await copyTree(emu, opt.tree);
+let copied = 'from ' + image;
+if (reuse) {
+  // main.py starts at power-up: stop it to begin the session from a soft reset like the first run
+  await emu.runUntil(() => emu.connected, 10e9);
+  await waitJson(emu, (e) => e.event === 'self_test', 90e9, 0);
+  emu.send('\r\x03\x03');
+  await emu.waitFor('>>> ', 20e9);
+} else {
+  await emu.boot();
+  copied = await copyTree(emu, opt.tree);
+  if (image) fs.writeFileSync(image, emu.mcu.flash.subarray(FS_OFFSET, FS_OFFSET + FS_SIZE));
+}
 const start = emu.rx.length;
 emu.send('\x04'); // soft reset: main.py runs
 const selfTest = await waitJson(emu, (e) => e.event === 'self_test', 90e9, start);
