@@ -9,41 +9,39 @@ skipped, saying so."""
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
+from ludus_host import pico
 from tools import ROOT, ludus
-
-HARNESS = os.path.join(ROOT, "host_tools", "pico_emu")
-PICO = os.environ.get("LUDUS_PICO_DIR", os.path.join(os.path.dirname(ROOT), "shared", "pico"))
-UF2 = os.path.join(PICO, "RPI_PICO-v1.28.0.uf2")
-BOOTROM = os.path.join(PICO, "emulator", "bootrom.bin")
 
 
 @pytest.fixture(scope="module")
 def harness():
-    if not (os.path.exists(UF2) and os.path.exists(BOOTROM)):
-        pytest.skip("no MicroPython UF2 and RP2040 bootrom in %s (see docs/firmware.md)" % PICO)
-    node, npm = shutil.which("node"), shutil.which("npm")
-    assert node and npm, "the emulator needs Node.js and npm (Debian: apt install nodejs npm)"
-    if not os.path.exists(os.path.join(HARNESS, "node_modules", "rp2040js")):
-        proc = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"], cwd=HARNESS, capture_output=True, text=True, timeout=600
-        )
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-    return node
+    """(node, UF2, bootrom): the harness's packages installed (npm ci, from its lock file)."""
+    try:
+        uf2, bootrom = pico.assets()
+    except pico.PicoError as exc:
+        pytest.skip(str(exc))
+    return pico.node(), uf2, bootrom
 
 
-def test_the_flashed_firmware_runs_on_the_emulated_pico_and_hands_over_to_mpremote(harness, tmp_path):
-    config = tmp_path / "config.json"
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """The checkers tree `ludus flash` stages (armv6m)."""
+    root = tmp_path_factory.mktemp("pico")
+    config = root / "config.json"
     config.write_text(json.dumps({"board": "checkers", "game": "checkers"}))
-    tree = tmp_path / "tree"
-    proc = ludus("flash", "--stage", str(tree), "--config", str(config))
+    proc = ludus("flash", "--stage", str(root / "tree"), "--config", str(config))
     assert proc.returncode == 0, proc.stderr
+    return str(root / "tree")
+
+
+def test_the_flashed_firmware_runs_on_the_emulated_pico_and_hands_over_to_mpremote(harness, tree):
+    node, uf2, bootrom = harness
     proc = subprocess.run(
-        [harness, "firmware-check.mjs", "--uf2", UF2, "--bootrom", BOOTROM, "--tree", str(tree)],
-        cwd=HARNESS,
+        [node, "firmware-check.mjs", "--uf2", uf2, "--bootrom", bootrom, "--tree", tree],
+        cwd=pico.HARNESS,
         capture_output=True,
         text=True,
         timeout=900,
@@ -74,16 +72,12 @@ def test_the_flashed_firmware_runs_on_the_emulated_pico_and_hands_over_to_mpremo
     ]
 
 
-def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, tmp_path):
+def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, tree):
     # the harness's board (host_tools/pico_emu/board.mjs): a 74HC165 chain answering the firmware's
     # SH/LD pin and SPI0 reads with the sensor lines, and the WS2812 chain decoded from GPIO 15
     from ludus.board.definition import BoardDefinition
     from ludus.games import position
 
-    config = tmp_path / "config.json"
-    config.write_text(json.dumps({"board": "checkers", "game": "checkers"}))
-    tree = tmp_path / "tree"
-    assert ludus("flash", "--stage", str(tree), "--config", str(config)).returncode == 0
     board = BoardDefinition.load(os.path.join(ROOT, "hardware", "boards", "checkers.json"))
     game = position("checkers/2")
     binding = board.bind(game.place_names)
@@ -99,29 +93,7 @@ def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, 
         {"at": 1700, "lines": [[channel(names.index("h16")), 0]]},  # ... and put it on h16
         {"at": 2600, "send": json.dumps({"cmd": "state", "id": 9})},
     ]
-    session = tmp_path / "session.jsonl"
-    session.write_text("".join(json.dumps(s) + "\n" for s in steps))
-    proc = subprocess.run(
-        [
-            harness,
-            "session.mjs",
-            "--uf2",
-            UF2,
-            "--bootrom",
-            BOOTROM,
-            "--tree",
-            str(tree),
-            "--session",
-            str(session),
-        ]
-        + ["--channels", str(board.channel_count), "--leds", str(board.led_count), "--end", "400"],
-        cwd=HARNESS,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    report = json.loads(proc.stdout.splitlines()[-1])
+    report = pico.run_session(tree, steps, board, end_ms=400)
     events = report["events"]
     new = [e for e in events if e.get("event") == "new_game"]
     assert new and new[0]["start"] == "checkers/2" and 200 < new[0]["ms"] < 1000  # placed, then settled
