@@ -125,6 +125,7 @@ class Device:
         if board is None:
             return
         self.board = board
+        self._feed()
         try:
             hw = p.hardware(config, board)
         except Exception as exc:  # a pin the port refuses, a driver that cannot start
@@ -135,7 +136,9 @@ class Device:
             self._show_error(600)
         # the referee first, while the heap is least broken up; the self-test's scratch after it
         self._open_journal()
+        self._feed()
         self._build_app()
+        self._feed()
         self._self_test()
 
     def _board(self, config):
@@ -171,7 +174,7 @@ class Device:
 
             self.journal = Journal(FakeFlash(2, 4096))
 
-    def _build_app(self):
+    def _build_app(self, retry=True):
         from ludus.app import App
 
         hw = self.hw
@@ -190,9 +193,17 @@ class Device:
                 seed=self.seed,
             )
         except Exception as exc:
-            # the configuration's game on this board, or the journal's game, cannot be refereed
+            # the journal's game cannot be restored (flash damage its checksums missed, a record
+            # another firmware wrote): it is ended and kept, and the board starts afresh, once
+            if retry and self.journal.current() is not None:
+                self._fault("journal", "the unfinished game cannot be restored (%s): it is ended" % (exc,))
+                self.journal.end(json.dumps("unrestorable"))
+                self._build_app(False)
+                return
+            # the configuration's game on this board cannot be refereed
             self._enter_safe("the game cannot start: %s" % (exc,), exc)
             return
+        self.override = None
         self.safe = None
         self.dirty_heap = True
 
@@ -290,9 +301,12 @@ class Device:
         threshold = getattr(gc, "threshold", None)
         if threshold is not None:  # (MicroPython)
             threshold(GC_THRESHOLD)
-        self.boot()
-        p.alive(True)
         try:
+            try:
+                self.boot()
+            except Exception as exc:  # anything boot did not foresee: safe mode, never the REPL
+                self._enter_safe("boot failed: %s: %s" % (type(exc).__name__, exc), exc)
+            p.alive(True)
             while True:
                 try:
                     if self.safe is not None:
@@ -302,7 +316,11 @@ class Device:
                 except Exception as exc:
                     if isinstance(exc, Stop):
                         raise
-                    self._crashed(exc)
+                    try:
+                        self._crashed(exc)
+                    except Exception:  # (out of memory while reporting, say): safe mode, still answering
+                        self.app = None
+                        self.safe = "the loop failed, and so did its restart"
         except BaseException as exc:  # Ctrl-C, `stop`, SystemExit: the REPL gets the board
             p.stop_watchdog()
             p.alive(False)
@@ -323,7 +341,7 @@ class Device:
         due = p.ticks_ms()
         while self.safe is None and self.app is app:
             self.tick(p.ticks_ms(), wdt)
-            due += TICK_MS
+            due = (due + TICK_MS) & 0x3FFFFFFF  # (a small int on the Pico after ticks wrap, too)
             wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
             wait -= 0x20000000
             if wait > 0:
@@ -385,6 +403,8 @@ class Device:
         # reported, shown, and the loop rebuilt from the journal (which kept the game)
         p = self.platform
         now = p.ticks_ms()
+        self.app = None  # (first: a MemoryError's report needs the heap the app held)
+        gc.collect()
         self._fault("loop", "%s: %s" % (type(exc).__name__, exc), _trace(exc))
         self.faults = [t for t in self.faults if (now - t) & 0x3FFFFFFF < FAULT_WINDOW_MS]
         self.faults.append(now)
@@ -545,6 +565,11 @@ class Device:
         if faults:
             link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
             return
+        if config["journal_kb"] != self.config["journal_kb"]:
+            # the journal's flash range moves with it: the game would be lost, and on a ROMFS build
+            # the range could reach into the code (ludus flash checks that; this command cannot)
+            link.error(cmd, "journal_kb changes only with ludus flash: nothing changed")
+            return
         self.platform.write_file("config.json", text)
         link.reply(cmd, {"ok": True, "restart": True})
         self.restart()
@@ -554,6 +579,7 @@ class Device:
         self.app = None
         self.hw = None
         self.board = None
+        self.override = None
         gc.collect()
         self.boot()
 
@@ -562,17 +588,20 @@ class Device:
         if not isinstance(game, str) or not game.startswith(("ludo/", "checkers")):
             link.error(cmd, "game must be a preset (ludo/RULES or checkers...), not %r" % (game,))
             return
+        try:  # the preset, and on this board, before anything is given up
+            first = next(iter(transient("ludus.referee.presets").adapter_for(game).starts()))
+            self.board.bind(first[1].place_names)
+            first = None
+        except Exception as exc:
+            link.error(cmd, "cannot start %r on this board: %s" % (game, exc))
+            return
         if self.journal.current() is not None:
             self.journal.end(json.dumps("abandoned"))
-        old = self.config["game"]
-        self.config["game"] = game
+        if game != self.config["game"]:  # kept in config.json: a power cut comes back to this game
+            self.config["game"] = game
+            self.platform.write_file("config.json", json.dumps(self.config))
         self._build_app()
-        if self.app is None:
-            self.config["game"] = old
-            self._build_app()
-            link.error(cmd, "cannot start %r here" % (game,))
-            return
-        link.reply(cmd, {"ok": True, "game": game})
+        link.reply(cmd, {"ok": self.app is not None, "game": game})
 
     def _cmd_games(self, cmd, link):
         last = cmd.get("last", self.config["games_kept"])
@@ -582,6 +611,7 @@ class Device:
         records = self.journal.records(min(last, self.config["games_kept"]))
         for k in range(len(records)):
             link.reply(cmd, {"ok": True, "game": k, "record": records[k]})
+            self._feed()  # (a host slow to read holds each line up to 0.5 s)
         link.reply(cmd, {"ok": True, "count": len(records), "done": True})
 
     def _cmd_journal(self, cmd, link):
@@ -599,6 +629,8 @@ class Device:
             if self.override is not None:
                 app.pixels = self.override
                 self.override = None
+                app.pixels.write(app.frame)  # the game's frame at once (it has not changed meanwhile)
+                app.sent[:] = app.frame
             link.reply(cmd, {"ok": True, "lights": "game"})
             return
         rgb = cmd.get("rgb", [255, 255, 255])

@@ -58,3 +58,26 @@ def test_a_missing_board_file_leaves_the_link_in_safe_mode():
     state = [r for r in b.events(None, "reply") if r.get("id") == 2][0]
     assert not state["ok"] and "safe mode" in state["error"]
     assert b.platform.watchdog.starved == 0
+
+
+def test_a_journal_game_that_cannot_be_restored_is_ended_and_the_board_starts_afresh():
+    from ludus.dice import Dice
+    from ludus.hw.fake import FakeFlash
+    from ludus.record.game import GameRecord
+    from ludus.record.journal import Journal
+
+    flash = FakeFlash(2, 1024)
+    journal = Journal(flash)
+    seed = bytes(32)
+    journal.begin(
+        {"record": GameRecord.new("checkers/2", seed=seed).to_json(), "seed": Dice(seed).seed_hex()}
+    )
+    journal.add("h0-h120")  # no such move: flash damage its checksums missed, say
+    journal = None
+    b = Bench(flash=flash)
+    b.run(300)
+    faults = [e["error"] for e in b.events("fault") if e["where"] == "journal"]
+    assert faults and "cannot be restored" in faults[0]
+    assert b.device.app is not None and b.device.safe is None  # not stuck in safe mode at every boot
+    assert Journal(flash).current() is None  # ended, and kept among the finished games
+    assert len(Journal(flash).finished()) == 1

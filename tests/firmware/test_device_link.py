@@ -65,3 +65,18 @@ def test_the_light_command_shows_leds_until_told_to_resume():
     assert strip[9:12] == bytes((0, 255, 0)) and strip[:9] == bytes(9)  # GRB: red, gamma keeps 255
     bad = [r for r in b.events(None, "reply") if r.get("id") == 2][0]
     assert not bad["ok"] and "LED numbers" in bad["error"]
+
+
+def test_lights_come_back_at_once_when_the_light_command_ends():
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    b.at(700, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(800, lambda: b.platform.put(b.cell("h16"), 1))
+    b.at(1500, lambda: b.send({"cmd": "light", "id": 1, "leds": [0], "rgb": [0, 0, 255]}))
+    b.at(1900, lambda: b.send({"cmd": "light", "id": 2}))
+    b.run(2000)
+    assert [r["lights"] for r in b.events(None, "reply") if r.get("id") == 2] == ["game"]
+    app = b.device.app
+    shown = bytes(app.pixels.table[v] for v in app.frame)  # the game's frame as the driver sends it
+    assert bytes(b.platform.strip.last) == shown
+    assert bytes(b.platform.strip.last[0:3]) != bytes((0, 0, 255))  # the blue calibration LED is gone

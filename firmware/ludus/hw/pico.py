@@ -89,7 +89,7 @@ class Platform:
         try:
             with open(name) as f:
                 return f.read()
-        except OSError:
+        except (OSError, ValueError):  # missing, or not UTF-8 text (UnicodeError is a ValueError)
             return None
 
     def path(self, name):
@@ -149,12 +149,14 @@ class Platform:
         if s["kind"] == "shift":
             from ludus.hw.shift import ShiftScanner
 
-            load = Pin(s["load"], Pin.OUT, value=1)
             bus = _spi_bus(s["sck"], s["miso"])
             if bus is not None:
+                # the bus first: SPI() takes its default MOSI pin (GP19 or GP11), which may be SH/LD
                 spi = SPI(bus, 1_000_000, sck=Pin(s["sck"]), miso=Pin(s["miso"]))
+                load = Pin(s["load"], Pin.OUT, value=1)
                 sensors = ShiftScanner(board.channel_count, load, spi=spi)  # type: object
             else:
+                load = Pin(s["load"], Pin.OUT, value=1)
                 clock = Pin(s["sck"], Pin.OUT, value=0)
                 data = Pin(s["miso"], Pin.IN)
                 sensors = ShiftScanner(board.channel_count, load, clock=clock, data=data)

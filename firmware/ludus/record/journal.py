@@ -84,6 +84,7 @@ class Journal:
         self.at = self.size
         self.seq = self.top = 0  # the block written's sequence number, and the highest header's
         self.ready = None  # a block erased ahead by prepare(), not written yet
+        self.blocked_at = -1  # where prepare() last found the next block holding the unfinished game
         self._scan(self._apply, True)
 
     def _blocks(self):
@@ -148,9 +149,10 @@ class Journal:
             return game[0], game[1]
         return None
 
-    def finished(self):
-        """The finished games still in flash, oldest first: (start payload, actions, end payload). Read
-        from flash on each call (only the unfinished game is kept in RAM)."""
+    def finished(self, last=None):
+        """The finished games still in flash, oldest first: (start payload, actions, end payload); with
+        `last`, only that many of the newest (the others are dropped as the scan goes, so a full
+        journal is never in RAM at once). Read from flash on each call."""
         out = []
         games = []
 
@@ -165,6 +167,8 @@ class Journal:
                 elif kind == 0x45:
                     games[-1][2] = payload
                     out.append(tuple(games.pop()))
+                    if last is not None and len(out) > last:
+                        out.pop(0)
 
         self._scan(visit)
         return out
@@ -177,9 +181,7 @@ class Journal:
 
         from ludus.record.game import GameRecord
 
-        games = self.finished()
-        if last is not None:
-            games = games[len(games) - last :] if last < len(games) else games
+        games = self.finished(last) if last != 0 else []
         out = []
         for start, actions, end in games:
             try:
@@ -274,10 +276,11 @@ class Journal:
         board is idle): once fewer than `room` bytes are left in the block being written, the next
         one is erased and given its header now, so the write that fills this block never waits for
         an erase (45 ms typical, up to 400 ms, with the CPU stalled). True if it erased a block."""
-        if self.full or self.ready is not None or self.at + room <= self.size:
+        if self.full or self.ready is not None or self.at + room <= self.size or self.at == self.blocked_at:
             return False
         n = self._free_block()
         if n < 0:
+            self.blocked_at = self.at  # (the next block holds the game: not asked again until a write)
             return False
         self.ready = (n, self._start_block(n))
         return True
