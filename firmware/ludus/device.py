@@ -139,6 +139,7 @@ class Device:
         self._feed()
         self._build_app()
         self._feed()
+        self.journal.prepare()  # (a fresh journal's first block, erased now rather than at the first move)
         self._self_test()
 
     def _board(self, config):
