@@ -53,9 +53,3 @@ def mem_free():
     """gc.mem_free() on MicroPython; -1 where the heap is not MicroPython's (CPython)."""
     f = getattr(gc, "mem_free", None)
     return f() if f is not None else -1
-
-
-def mem_alloc():
-    """gc.mem_alloc() on MicroPython; 0 on CPython."""
-    f = getattr(gc, "mem_alloc", None)
-    return f() if f is not None else 0

@@ -11,13 +11,13 @@ import subprocess
 import pytest
 from ludus.hw.pixels import gamma_table
 from ludus_host import tape
+from ludus_host.cmd_play import DEVICE_EVENTS  # the device's own lines, beside the referee's events
 from tools import ROOT, ludus, tool
 
 # The tree keeps its bytecode on the heap (files mode: .mpy on the file system), and the unix port is
 # 64-bit: every object is about 1.6 times its size on a Pico. 512K is the cap the longest example
 # (ludo-at-the-table) runs in; docs/firmware.md gives the figures per mode.
 HEAP_FILES = "512K"
-DEVICE_EVENTS = {"boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut"}
 EXAMPLES = {
     "checkers-jump-chain": ("checkers", "checkers/2"),
     "quiet-evening": ("checkers", "checkers/2"),
