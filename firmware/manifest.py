@@ -37,6 +37,7 @@ package("ludus", files=(
     "hw/buzzer.py",
     "hw/fake.py",
     "hw/mux.py",
+    "hw/native.py",
     "hw/pico.py",
     "hw/pixels.py",
     "hw/shift.py",

@@ -81,8 +81,8 @@ class App:
         journal = self.journal
         for ev in events:
             if ev["event"] == "new_game":
-                journal.begin(ref.state())
-                self.kept = 0
+                journal.begin(ref.start_state())
+                self.kept = 0  # (a start state holds no actions: any already taken follow it)
         actions = ref.record.actions if ref.record is not None else ()
         while self.kept > len(actions):
             journal.undo()

@@ -93,6 +93,7 @@ class Device:
             "window_us": 0,
             "gc": 0,
             "gc_worst_us": 0,
+            "free_low": 0,  # the least heap left after a collection (0: none yet)
         }
         self.idle_since = 0
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
@@ -385,7 +386,7 @@ class Device:
         # A collection takes 12-19 ms with ~100 KB live on the RP2040: it runs in an idle tick (whose
         # own work is a fraction of a ms, so the tick still ends in time) GC_AFTER_MS after a busy
         # one, which is when a move's garbage is there; gc.threshold set at boot collects anyway if
-        # a burst allocates GC_THRESHOLD first. (No gc.mem_free() here: it walks the whole heap.)
+        # a burst allocates GC_THRESHOLD first. (No gc.mem_free() per tick: it walks the whole heap.)
         if busy:
             self.dirty_heap = True
             return
@@ -396,9 +397,15 @@ class Device:
         gc.collect()
         took = (p.ticks_us() - g0) & 0x3FFFFFFF
         self.dirty_heap = False
-        self.stats["gc"] += 1
-        if took > self.stats["gc_worst_us"]:
-            self.stats["gc_worst_us"] = took
+        stats = self.stats
+        stats["gc"] += 1
+        if took > stats["gc_worst_us"]:
+            stats["gc_worst_us"] = took
+        # what is left once a move's garbage is gone: the game's live data at its largest (a walk of
+        # the heap, once per collection, not per tick)
+        free = mem_free()
+        if free < stats["free_low"] or not stats["free_low"]:
+            stats["free_low"] = free
 
     def _crashed(self, exc):
         # reported, shown, and the loop rebuilt from the journal (which kept the game)

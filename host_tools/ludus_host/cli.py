@@ -23,6 +23,7 @@ COMMANDS = {
     "fuzz": ("cmd_fuzz", "feed every parser mutated and random input: results or named errors only"),
     "flash": ("cmd_flash", "compile the firmware and copy it to a Pico with mpremote (--dry-run: show how)"),
     "config": ("cmd_config", "write a board's config.json, checked by the firmware's own reader"),
+    "emulate": ("cmd_emulate", "an emulated Pico with the board around it, its USB serial on a pty"),
     "monitor": ("cmd_monitor", "show a board's USB events readably, send it commands, save its games"),
 }
 

@@ -67,6 +67,18 @@ def add_arguments(parser):
     parser.add_argument(
         "--json", metavar="FILE", type=output_file, help="also write every raw figure to FILE"
     )
+    parser.add_argument(
+        "--pico",
+        action="store_true",
+        help="measure on the emulated RP2040 instead: the cases, whole games, power cuts (about an hour)",
+    )
+    parser.add_argument(
+        "--pico-part",
+        action="append",
+        choices=("cases", "games", "cuts"),
+        help="with --pico: only this part (repeatable)",
+    )
+    parser.add_argument("--cuts", type=whole(0, 1000), default=25, help="with --pico: how many power cuts")
 
 
 _MPY_DIR = None
@@ -313,6 +325,13 @@ def extra_figures(rows, ludopy_games):
 
 
 def run(args):
+    if args.pico:
+        from ludus_host import pico_bench
+
+        figures = pico_bench.run(args)
+        if args.json:
+            write_atomically(args.json, json.dumps(figures, indent=1))
+        return 0
     rows = []
     for case, callgrind_reps, target, _what in PLAN:
         if args.only and args.only not in case:

@@ -26,14 +26,18 @@ class PicoError(LudusError):
     """The emulated Pico cannot be run: what is missing, or what failed."""
 
 
+ROMFS_UF2 = "RPI_PICO-v1.28.0-romfs.uf2"
+
+
 def pico_dir():
     return os.environ.get("LUDUS_PICO_DIR", os.path.join(os.path.dirname(ROOT), "shared", "pico"))
 
 
-def assets():
-    """(UF2, bootrom) paths, or PicoError saying where they were looked for."""
+def assets(romfs=False):
+    """(UF2, bootrom) paths, or PicoError saying where they were looked for. romfs: the build with
+    a 256 KiB ROMFS partition (for `ludus flash --mode romfs`)."""
     folder = pico_dir()
-    uf2 = os.path.join(folder, "RPI_PICO-v1.28.0.uf2")
+    uf2 = os.path.join(folder, ROMFS_UF2 if romfs else "RPI_PICO-v1.28.0.uf2")
     bootrom = os.path.join(folder, "emulator", "bootrom.bin")
     missing = [p for p in (uf2, bootrom) if not os.path.exists(p)]
     if missing:
@@ -136,3 +140,224 @@ def session_from_ticks(ticks, board, offset_ms=200):
         elif button == 2:
             steps.append({"at": max(0, at - 800), "press": 900})
     return steps
+
+
+class EmulatedPico:
+    """One emulated Pico with the board around it (host_tools/pico_emu/serve.mjs), driven from Python:
+    run the clock, move magnets, press the button, talk over USB, cut the power.
+
+        pico = EmulatedPico(board, config)            # the board definition, the config dict
+        pico.copy_tree(tree); pico.send("\x04")       # a staged tree on littlefs, then main.py
+        pico.wait(lambda e: e.get("event") == "self_test", 60000)
+        pico.lines({ch: 0}); pico.run(500)            # a magnet over channel ch
+        pico.events                                   # the firmware's JSON lines, each with "ms"
+
+    Everything received is kept: usb (the text), events (its JSON lines), frames ((ms, grb hex)),
+    tones ((ms, Hz)), resets and power cuts (notes: dicts)."""
+
+    def __init__(
+        self, board, config=None, fs_image=None, flash=None, realtime=False, romfs=False, romfs_image=None
+    ):
+        from ludus.config import defaults
+
+        uf2, bootrom = assets(romfs)
+        pins = (config or defaults())["pins"]
+        cmd = [node(), "serve.mjs", "--uf2", uf2, "--bootrom", bootrom]
+        cmd += ["--channels", str(board.channel_count), "--leds", str(board.led_count)]
+        cmd += ["--pins", json.dumps(pins)]
+        if fs_image:
+            cmd += ["--fs-image", fs_image]
+        if flash:
+            cmd += ["--flash", flash]
+        if romfs_image:
+            cmd += ["--romfs-image", romfs_image]
+        if realtime:
+            cmd.append("--realtime")
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=HARNESS,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # Ctrl-C is the Python side's to handle (ludus emulate saves the flash)
+        )
+        self.usb = ""
+        self.events = []
+        self.frames = []
+        self.tones = []
+        self.notes = []
+        self.ms = 0.0
+        self.off = None  # the power cut that switched the Pico off (a dict), until power_on()
+        self._partial = ""
+        self.on_usb = None  # called with each piece of USB text as it arrives (ludus emulate)
+
+    # -- the wire to the harness
+
+    def request(self, **req):
+        try:
+            self.proc.stdin.write(json.dumps(req) + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise PicoError("the emulated Pico's harness has stopped:\n" + self._stderr()) from None
+
+    def _stderr(self):
+        try:
+            return self.proc.stderr.read()[-3000:] if self.proc.poll() is not None else ""
+        except (OSError, ValueError):
+            return ""
+
+    def _read_until(self, key):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise PicoError("the emulated Pico's harness stopped:\n" + self._stderr())
+            msg = json.loads(line)
+            if "ms" in msg:
+                self.ms = msg["ms"]
+            if "usb" in msg:
+                self._take_usb(msg["usb"], msg["ms"])
+            elif "frame" in msg:
+                self.frames.append((msg["ms"], msg["frame"]))
+            elif "tone" in msg:
+                self.tones.append((msg["ms"], msg["tone"]))
+            elif "reset" in msg or "power" in msg:
+                self.notes.append(msg)
+                if msg.get("power") == "off":
+                    self.off = msg["cut"]
+            if "error" in msg:
+                raise PicoError("the emulated Pico's harness: " + msg["error"])
+            if key in msg:
+                return msg
+
+    def _take_usb(self, text, ms):
+        self.usb += text
+        if self.on_usb is not None:
+            self.on_usb(text)
+        lines = (self._partial + text).split("\n")
+        self._partial = lines.pop()
+        for line in lines:
+            line = line.strip("\r")
+            if line.startswith("{"):
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(event, dict):
+                    event["ms"] = ms
+                    self.events.append(event)
+
+    # -- what a test or a tool does
+
+    def run(self, ms, until=None):
+        """Run ms of emulated time (or until the text `until` arrives over USB); the reply."""
+        self.request(op="run", ms=ms, **({"until": until} if until else {}))
+        return self._read_until("ran")
+
+    def wait(self, pred, max_ms, step_ms=100):
+        """Run until an event (a JSON line from the firmware) satisfies pred; that event, or None."""
+        seen = len(self.events)
+        spent = 0
+        while spent < max_ms:
+            for event in self.events[seen:]:
+                if pred(event):
+                    return event
+            seen = len(self.events)
+            reply = self.run(step_ms)
+            if reply.get("off"):
+                return None
+            spent += step_ms
+        return next((e for e in self.events[seen:] if pred(e)), None)
+
+    def send(self, text):
+        self.request(op="usb", data=text)
+
+    def command(self, cmd, max_ms=5000, **fields):
+        """Send one link command and return its reply (ludus.link: {"cmd": ..., "id": ...})."""
+        self._ids = getattr(self, "_ids", 0) + 1
+        self.send(json.dumps({"cmd": cmd, "id": self._ids, **fields}) + "\n")
+        ident = self._ids
+        return self.wait(lambda e: e.get("id") == ident, max_ms, step_ms=20)
+
+    def lines(self, levels):
+        """Digital sensor lines: {channel: 0 (a magnet) or 1 (none)}."""
+        self.request(op="lines", set=[[ch, v] for ch, v in levels.items()])
+
+    def analog(self, counts):
+        self.request(op="analog", set=[[ch, v] for ch, v in counts.items()])
+
+    def press(self, down):
+        self.request(op="button", down=bool(down))
+
+    def cut(self, at_op=0, seed=1):
+        """Cut the power during the at_op-th flash program or erase from now (0: now)."""
+        self.request(op="cut", at_op=at_op, seed=seed)
+        if at_op == 0:
+            return self._read_until("power")
+        return None
+
+    def power_on(self):
+        self.request(op="power_on")
+        self.off = None
+        return self._read_until("power")
+
+    def copy_tree(self, tree):
+        self.request(op="copy_tree", dir=os.path.abspath(tree))
+        return self._read_until("copied")["copied"]
+
+    def exec(self, code, fresh=False, timeout_ms=120000):
+        """Run code in the raw REPL (after a soft reset if fresh): (stdout, stderr) as text."""
+        self.request(op="exec", code=code, fresh=fresh, timeout_ms=timeout_ms)
+        result = self._read_until("exec")["exec"]
+        return result["out"], result["err"]
+
+    def save_fs(self, path):
+        self.request(op="save_fs", file=os.path.abspath(path))
+        self._read_until("saved")
+
+    def save_flash(self, path):
+        self.request(op="save_flash", file=os.path.abspath(path))
+        self._read_until("saved")
+
+    def stats(self):
+        self.request(op="stats")
+        return self._read_until("stats")["stats"]
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.request(op="quit")
+                self.proc.wait(timeout=10)
+            except (PicoError, subprocess.TimeoutExpired):
+                self.proc.kill()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def booted_pico(tree, board, config, **options):
+    """An EmulatedPico with the staged tree on littlefs (the image cached in build/pico-fs by the
+    tree's digest), power just switched on: main.py is starting. A romfs-mode tree (with its
+    firmware.romfs) runs on the ROMFS build, the image in its partition as `ludus flash` leaves it."""
+    cache = os.path.join(ROOT, "build", "pico-fs")
+    os.makedirs(cache, exist_ok=True)
+    image = os.path.join(cache, _tree_digest(tree) + ".img")
+    romfs = os.path.join(tree, "firmware.romfs")
+    if os.path.exists(romfs):
+        options.update(romfs=True, romfs_image=romfs)
+    if os.path.exists(image):
+        return EmulatedPico(board, config, fs_image=image, **options)
+    pico = EmulatedPico(board, config, **options)
+    pico.copy_tree(tree)
+    pico.save_fs(image + ".part")
+    os.replace(image + ".part", image)
+    pico.send("\x04")  # a soft reset: main.py runs
+    return pico

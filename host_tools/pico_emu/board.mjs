@@ -1,52 +1,114 @@
-// The board around the emulated Pico: the 74HC165 chain answering the firmware's latch and SPI
-// reads with the sensor lines, the die button, and the WS2812 chain decoded from the data pin.
+// The board around the emulated Pico, wired as the firmware's config says (the `pins` section of
+// config.json, ludus.config): the sensors (a 74HC165 chain read by SPI or bit-banged, or CD74HC4067
+// multiplexers into the ADC), the die button, the WS2812 chain decoded from its data pin, and the
+// piezo's tone read from its PWM slice.
 //
-//   const board = new EmulatedBoard(emu, { channels: 128, leds: 127 });
-//   board.lines[ch] = 0;            // a magnet over sensor channel ch (DRV5032: pulled low)
+//   const board = new EmulatedBoard(emu, { channels: 128, leds: 127, pins });
+//   board.lines[ch] = 0;            // a magnet over digital sensor ch (DRV5032: pulled low)
+//   board.analog[ch] = 3100;        // an analog sensor's output, 12-bit ADC counts (2048: no field)
 //   board.press(true);              // the button held down (active low, as the Pico's pull-up)
 //   board.frames                    // every LED frame sent, decoded: { t: emulated ns, grb: hex }
+//   board.tones                     // every change of the piezo: { t, hz } (hz 0: silent)
 //
-// Pins are the defaults of ludus.config (SH/LD 17, SPI0 SCK 18 / RX 16, LEDs 15, button 14).
+// A power cycle builds a new EmulatedBoard on the new emulator with the same pieces: pass `from`.
 import { GPIOPinState } from 'rp2040js';
 
+export const DEFAULT_PINS = {
+  leds: 15,
+  button: 14,
+  buzzer: 22,
+  sensors: { kind: 'shift', load: 17, sck: 18, miso: 16 },
+};
+
+// RP2040 datasheet 1.4.3: which GPIOs carry each SPI bus's SCK and RX (as ludus.hw.pico._spi_bus)
+const SPI_SCK = [[2, 6, 18, 22], [10, 14, 26]];
+const SPI_RX = [[0, 4, 16, 20], [8, 12, 28]];
+
+export function spiBus(sck, miso) {
+  for (const bus of [0, 1]) if (SPI_SCK[bus].includes(sck) && SPI_RX[bus].includes(miso)) return bus;
+  return null;
+}
+
 export class EmulatedBoard {
-  constructor(emu, { channels, leds, load = 17, spi = 0, ledPin = 15, button = 14 }) {
+  constructor(emu, { channels, leds, pins = DEFAULT_PINS, from = null }) {
     this.emu = emu;
+    this.pins = pins;
     this.chips = Math.ceil(channels / 8);
-    this.lines = new Uint8Array(this.chips * 8).fill(1); // 1: no magnet (pulled up)
+    this.lines = from ? from.lines : new Uint8Array(Math.max(this.chips * 8, 48)).fill(1); // 1: no magnet
+    this.analog = from ? from.analog : new Uint16Array(48).fill(2048);
+    this.buttonDown = from ? from.buttonDown : false;
     this.latched = new Uint8Array(this.lines.length).fill(1);
-    this.pos = 0; // the next chip to shift out
+    this.pos = 0; // the next byte (SPI) or bit (bit-banged) to shift out
     this.latches = 0;
+    this.adcReads = 0;
     this.frames = [];
+    this.tones = [];
     this.ledCount = leds;
     const mcu = emu.mcu;
-    // the 74HC165: SH/LD low latches every input; then each byte clocked out is one chip, nearest
-    // the Pico first, input H first (bit 7)
-    mcu.gpio[load].addListener((state) => {
+    const s = pins.sensors;
+    if (s.kind === 'shift') this.wireShift(mcu, s);
+    else this.wireMux(mcu, s);
+    this.buttonPin = pins.button;
+    this.press(this.buttonDown);
+    this.wireLeds(mcu, pins.leds);
+    this.buzzerPin = pins.buzzer;
+    this.hz = 0;
+  }
+
+  // 74HC165: SH/LD low latches every input; then each byte clocked out is one chip, nearest the
+  // Pico first, input H first (bit 7). Bit-banged: each rising clock edge shifts the next bit onto QH.
+  wireShift(mcu, s) {
+    const bus = spiBus(s.sck, s.miso);
+    const bitAt = (i) => (i < this.chips * 8 ? this.latched[(i >> 3) * 8 + 7 - (i & 7)] : 0);
+    mcu.gpio[s.load].addListener((state) => {
       if (state === GPIOPinState.Low) {
-        this.latched.set(this.lines);
+        this.latched.set(this.lines.subarray(0, this.latched.length));
         this.pos = 0;
         this.latches++;
+        if (bus === null) mcu.gpio[s.miso].setInputValue(!!bitAt(0));
       }
     });
-    const bus = mcu.spi[spi];
-    bus.onTransmit = () => {
-      let byte = 0;
-      if (this.pos < this.chips) {
-        for (let k = 7; k >= 0; k--) byte = (byte << 1) | this.latched[this.pos * 8 + k];
-      }
-      this.pos++;
-      bus.completeTransmit(byte);
+    if (bus !== null) {
+      const spi = mcu.spi[bus];
+      spi.onTransmit = () => {
+        let byte = 0;
+        if (this.pos < this.chips) for (let k = 7; k >= 0; k--) byte = (byte << 1) | this.latched[this.pos * 8 + k];
+        this.pos++;
+        spi.completeTransmit(byte);
+      };
+    } else {
+      mcu.gpio[s.sck].addListener((state) => {
+        if (state === GPIOPinState.High) {
+          this.pos++;
+          mcu.gpio[s.miso].setInputValue(!!bitAt(this.pos));
+        }
+      });
+    }
+  }
+
+  // CD74HC4067s: the select lines (S0 first) choose input n of every mux; mux m's common pin goes
+  // to the m-th ADC pin, so the ADC reads channel 16 m + n. The level is sampled when the read
+  // starts, as the RP2040's sample-and-hold does.
+  wireMux(mcu, s) {
+    const adc = mcu.adc;
+    const start = adc.onADCRead;
+    adc.onADCRead = (input) => {
+      let n = 0;
+      for (let k = 0; k < 4; k++) if (mcu.gpio[s.select[k]].outputValue) n |= 1 << k;
+      const m = s.adc.indexOf(26 + input);
+      if (m >= 0) adc.channelValues[input] = this.analog[16 * m + n] ?? 2048;
+      this.adcReads++;
+      start(input);
     };
-    this.buttonPin = button;
-    this.press(false);
-    // WS2812: a 1 bit is a long high pulse (~800 ns), a 0 a short one (~400 ns); a low gap of more
-    // than 50 us ends the frame
-    this.edges = [];
+  }
+
+  // WS2812: a 1 bit is a long high pulse (~800 ns), a 0 a short one (~400 ns); a low gap of more than
+  // 50 us ends the frame
+  wireLeds(mcu, ledPin) {
+    const emu = this.emu;
     let rise = null;
     let bits = [];
     let lastFall = 0;
-    const pin = mcu.gpio[ledPin];
     const finish = () => {
       if (bits.length >= 24) {
         const bytes = [];
@@ -55,11 +117,13 @@ export class EmulatedBoard {
           for (let k = 0; k < 8; k++) b = (b << 1) | bits[i + k];
           bytes.push(b);
         }
-        this.frames.push({ t: lastFall, grb: Buffer.from(bytes).toString('hex') });
+        const frame = { t: lastFall, grb: Buffer.from(bytes).toString('hex') };
+        this.frames.push(frame);
+        if (this.onFrame) this.onFrame(frame);
       }
       bits = [];
     };
-    pin.addListener((state) => {
+    mcu.gpio[ledPin].addListener((state) => {
       const now = emu.nanos;
       if (state === GPIOPinState.High) {
         if (bits.length && now - lastFall > 50000) finish();
@@ -73,7 +137,27 @@ export class EmulatedBoard {
     });
   }
 
+  // The piezo's pitch from its PWM slice (GPIO n is slice (n >> 1) & 7, channel A when even): clk_sys
+  // / (divider x (TOP + 1)), silent when the slice is off or the compare level is 0. Call it now and
+  // then (the harness does, every millisecond of emulated time); it records changes in `tones`.
+  pollTone() {
+    const pin = this.buzzerPin;
+    if (pin === null || pin === undefined) return;
+    const ch = this.emu.mcu.pwm.channels[(pin >> 1) & 7];
+    const level = pin & 1 ? ch.cc >>> 16 : ch.cc & 0xffff;
+    const div = (((ch.div >> 4) & 0xff) || 256) + (ch.div & 15) / 16; // DIV: 8.4 fixed point, INT 0 is 256
+    const on = ch.csr & 1 && level > 0;
+    const hz = on ? Math.round(this.emu.mcu.clkSys / (div * (ch.top + 1))) : 0;
+    if (hz !== this.hz) {
+      this.hz = hz;
+      const tone = { t: this.emu.nanos, hz };
+      this.tones.push(tone);
+      if (this.onTone) this.onTone(tone);
+    }
+  }
+
   press(down) {
+    this.buttonDown = down;
     this.emu.mcu.gpio[this.buttonPin].setInputValue(!down);
   }
 }

@@ -51,3 +51,16 @@ def test_write_allocates_nothing():
     pixels.write(frame)
     support.locked(pixels.write, frame)
     assert strip.frames == 2
+
+
+def test_every_level_goes_through_the_gamma_table():
+    # (the viper mapping of ludus.hw.native where the port runs native code, the bytecode loop elsewhere)
+    import ludus.hw.pixels as pixels_module
+
+    strip = FakeStrip(86)
+    pixels = Pixels(None, 86, gamma=1.8, send=strip.send)
+    frame = bytes(range(256)) + b"\x07\xfe"
+    pixels.write(frame)
+    t = gamma_table(1.8)
+    assert bytes(strip.last) == bytes(t[v] for v in frame)
+    assert (pixels_module._translate is not None) == pixels_module.NATIVE

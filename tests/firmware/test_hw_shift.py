@@ -72,3 +72,29 @@ def test_read_allocates_nothing():
         scanner.read(levels)
         support.locked(scanner.read, levels)
         assert levels[3] == 1 and levels[99] == 1
+
+
+def test_the_native_unpacking_reads_what_the_bytecode_loop_reads():
+    # ludus.hw.native.unpack (viper, where the port runs native code) against the bytecode loop, for
+    # every wiring option and a partial last chip; on CPython both are the bytecode loop
+    import ludus.hw.shift as shift
+
+    for lsb_first in (False, True):
+        for far_first in (False, True):
+            for active_low in (False, True):
+                chain = _chain_with(21, (0, 3, 9, 15, 16, 20))
+                scanner = ShiftScanner(
+                    21,
+                    chain.load,
+                    spi=chain.spi,
+                    lsb_first=lsb_first,
+                    far_first=far_first,
+                    active_low=active_low,
+                )
+                fast = bytearray(21)
+                scanner.read(fast)
+                slow = bytearray(21)
+                scanner._unpack_py(scanner.buf, slow)
+                assert fast == slow, (lsb_first, far_first, active_low)
+                assert 0 < sum(fast) < 21
+    assert (shift._unpack is not None) == shift.NATIVE

@@ -84,3 +84,37 @@ def test_finished_games_come_back_as_records_with_their_seed_revealed():
         assert Dice(bytes.fromhex(back.seed)).commitment() == back.seed_sha256  # the seed it promised
     assert len(j.records(last=1)) == 1 and j.records(last=1)[0] == records[1]
     assert j.records(last=0) == []
+
+
+def test_a_game_started_in_the_short_form_restores_and_reads_back_as_its_record():
+    # the tick that starts a game writes Referee.start_state() (start, options, commitment, seed),
+    # not the record's JSON; the journal's reader makes the record of it, checked as a file's is
+    from ludus.dice import Dice
+    from ludus.record.game import GameRecord
+
+    flash = FakeFlash(3, 2048)
+    j = Journal(flash)
+    seed = bytes([7]) * 32
+    record = GameRecord.new("ludo/classic/2", seed=seed)
+    start = {
+        "start": record.start,
+        "options": {},
+        "seed_sha256": record.seed_sha256,
+        "seed": Dice(seed).seed_hex(),
+        "dice_used": 0,
+    }
+    j.begin(start)
+    for action in ("roll 6", "roll 2", "roll 3"):
+        j.add(action)
+    state = Journal(flash).state()  # after a power cut
+    back = GameRecord.from_json(state["record"])
+    assert back.start == "ludo/classic/2" and back.seed_sha256 == record.seed_sha256
+    assert back.actions == ["roll 6", "roll 2", "roll 3"]
+    assert state["seed"] == Dice(seed).seed_hex() and state["dice_used"] == 3  # three faces drawn
+    j.end(json.dumps([1, 0]))
+    kept = GameRecord.from_json(j.records()[0])
+    assert kept.actions == back.actions and kept.result == [1, 0]
+    assert Dice(bytes.fromhex(kept.seed)).commitment() == kept.seed_sha256
+    # a damaged start (a commitment that is not one) is no game, not a crash
+    j.begin({"start": "ludo/classic/2", "options": {}, "seed_sha256": "zz", "seed": None, "dice_used": 0})
+    assert Journal(flash).state() is None

@@ -8,6 +8,8 @@ import sys
 
 def _modules():
     import ludus.checkers.moves
+    import ludus.hw.pixels
+    import ludus.hw.shift
     import ludus.ludo.gen
     import ludus.ludo.turn
     import ludus.referee.infer
@@ -16,6 +18,8 @@ def _modules():
 
     return {
         "ludus.checkers.moves": ludus.checkers.moves,
+        "ludus.hw.pixels": ludus.hw.pixels,
+        "ludus.hw.shift": ludus.hw.shift,
         "ludus.ludo.gen": ludus.ludo.gen,
         "ludus.ludo.turn": ludus.ludo.turn,
         "ludus.referee.infer": ludus.referee.infer,

@@ -12,6 +12,12 @@ machine.bitstream holds interrupts off for the whole frame, 30 us per LED: 3.8 m
 the tick wait meanwhile (the main loop writes a frame only when it changed, at most once per tick). A
 PIO+DMA driver would free the CPU; the emulator issue measures whether it is worth it."""
 
+from ludus.runtime import NATIVE
+
+_translate = None
+if NATIVE:
+    from ludus.hw.native import translate as _translate
+
 # WS2812B bit timing for machine.bitstream: high and low time of a 0 bit, then of a 1 bit, in ns
 TIMING_WS2812 = (400, 850, 800, 450)
 
@@ -43,9 +49,12 @@ class Pixels:
         n = len(buf)
         if len(frame) != n:
             raise ValueError("a frame for %d LEDs is %d bytes, not %d" % (self.count, n, len(frame)))
-        table = self.table
-        i = 0
-        while i < n:
-            buf[i] = table[frame[i]]
-            i += 1
+        if _translate is not None:
+            _translate(frame, buf, self.table)
+        else:
+            table = self.table
+            i = 0
+            while i < n:
+                buf[i] = table[frame[i]]
+                i += 1
         self.send(buf)

@@ -13,6 +13,13 @@ they sense a magnet (`active_low`, the DRV5032's open-drain output with a pull-u
 nothing."""
 
 
+from ludus.runtime import NATIVE
+
+_unpack = None
+if NATIVE:
+    from ludus.hw.native import unpack as _unpack
+
+
 class ShiftScanner:
     """channels: how many sensors (the rest of the last chip is ignored). load: the SH/LD pin (output).
     spi: a machine.SPI (readinto), or clock and data pins to bit-bang. Bit and chip order as above."""
@@ -40,6 +47,7 @@ class ShiftScanner:
         self.far_first = far_first
         self.invert = 0xFF if active_low else 0
         self.buf = bytearray(self.chips)
+        self.flags = self.invert | (0x200 if lsb_first else 0) | (0x400 if far_first else 0)
         load.value(1)
         if clock is not None:
             clock.value(0)
@@ -54,6 +62,13 @@ class ShiftScanner:
             self.spi.readinto(buf)
         else:
             self._bitbang(buf)
+        if _unpack is not None:
+            _unpack(buf, levels, self.channels, self.flags)
+            return
+        self._unpack_py(buf, levels)
+
+    def _unpack_py(self, buf, levels):
+        # (ludus.hw.native.unpack has this loop as viper code)
         chips = self.chips
         invert = self.invert
         n = self.channels

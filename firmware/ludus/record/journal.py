@@ -3,7 +3,7 @@ range (docs/journal.md).
 
     journal = Journal(flash)                  # rp2.Flash(start=..., len=...), or ludus.hw.fake.FakeFlash
     state = journal.state()                   # the unfinished game to restore (Referee.restore), or None
-    journal.begin(referee.state())            # a new game: its start, dice seed and commitment
+    journal.begin(referee.start_state())      # a new game: its start, dice seed and commitment
     journal.add("6 green.0 base-t0")          # every action as the record keeps it
     journal.undo()                            # the last action taken back
     journal.end(placements)                   # finished: kept until its sectors are reused
@@ -186,7 +186,7 @@ class Journal:
         for start, actions, end in games:
             try:
                 state = json.loads(start)
-                record = GameRecord.from_json(state["record"])
+                record = _record_of(state, GameRecord)
                 for text in actions:
                     record.actions.append(text)
                 result = json.loads(end)
@@ -210,7 +210,7 @@ class Journal:
 
         try:
             state = json.loads(game[0])
-            record = GameRecord.from_json(state["record"])
+            record = _record_of(state, GameRecord)
             used = state.get("dice_used", 0)
             for text in game[1]:
                 record.actions.append(text)
@@ -219,14 +219,13 @@ class Journal:
                     used += len(values)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # a start or an action that is no record (flash damaged past its checksums)
-        state["record"] = record.to_json()
-        state["dice_used"] = used
-        return state
+        return {"record": record.to_json(), "seed": state.get("seed"), "dice_used": used}
 
     # ---- writing ----------------------------------------------------------------------------------
 
     def begin(self, state):
-        """A new game: state is Referee.state() at its start (a dict) or its JSON text."""
+        """A new game: state is Referee.start_state() or Referee.state() at its start (a dict), or its
+        JSON text."""
         if not isinstance(state, (str, bytes)):
             import json
 
@@ -347,3 +346,12 @@ class Journal:
             self.flash.writeblocks(n, page, first)
             self.programmed += PAGE
             first += PAGE
+
+
+def _record_of(state, GameRecord):
+    # a start record is Referee.start_state() (start, options, commitment) or an older state() with
+    # the record's whole JSON: either becomes the record, checked as a record read from a file is
+    if "record" in state:
+        return GameRecord.from_json(state["record"])
+    record = GameRecord(state["start"], state.get("options"), state["seed_sha256"])
+    return GameRecord.from_json(record.to_json())

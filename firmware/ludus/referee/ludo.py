@@ -35,9 +35,13 @@ class LudoAdapter(GameAdapter):
             yield name, game
 
     def position(self, start):
-        from ludus.games import position
+        # ludus.games.position without loading it: on a Pico, an import from littlefs in the tick that
+        # starts a game cost 20 ms; ludus.ludo.game is already in (starts() used it)
+        import ludus.ludo.game
 
-        return position(start)
+        if start.startswith("ludo/"):
+            return ludus.ludo.game.start_position(start[5:])
+        return ludus.ludo.game.from_notation(start)
 
     def colour(self, game, seat):
         return ludo_colour(seat)

