@@ -106,8 +106,8 @@ def session_from_ticks(ticks, board, offset_ms=200):
     """The harness's steps for a tape of ludus play ticks (ludus_host.tape): each change of the sensor
     lines at its time (a magnet pulls a line low), each press held as the button driver needs it
     (a short press let go at its tick, a long one held 800 ms before it). Times are offset_ms after the
-    firmware's self-test. PicoError for what the emulated board cannot do yet (forced dice, power
-    cuts, positions set up by `start`)."""
+    firmware's self-test. PicoError for what the board does not take (forced dice, positions set up
+    by `start`) and for a script's `power` (cuts are made at flash operations: EmulatedPico.cut)."""
     MAX_MS = 10 * 60 * 1000  # the emulator runs at about half the Pico's speed, idle time included
     if ticks and ticks[-1]["t"] > MAX_MS:
         raise PicoError(
@@ -120,8 +120,17 @@ def session_from_ticks(ticks, board, offset_ms=200):
         for verb in ("die", "power", "restore"):
             if verb in tick:
                 raise PicoError(
-                    "ludus play --pico: a script with %s cannot run on the emulated Pico yet (the emulator"
-                    " issue, #12)" % {"die": "`die`", "power": "`power`", "restore": "`start`"}[verb]
+                    "ludus play --pico: a script with %s cannot run on the emulated Pico: %s"
+                    % (
+                        {"die": "`die`", "power": "`power`", "restore": "`start`"}[verb],
+                        {
+                            "die": "the board draws its own dice (a link command to force them would load"
+                            " the dice for anyone with a laptop)",
+                            "power": "power cuts on the emulated Pico are made at flash operations"
+                            " (docs/emulator.md)",
+                            "restore": "the board takes no position over USB, only from its pieces",
+                        }[verb],
+                    )
                 )
         at = tick["t"] + offset_ms
         if "l" in tick:

@@ -117,17 +117,29 @@ def cases(only=None, callgrind=True, log=sys.stderr):
 
 
 def _estimate(cmd_bench, case, subtract):
+    """The callgrind estimate (ms) of ludus bench, or None: the unix port's instructions x 20 ns, in the
+    heap ludus bench uses for the case (160K, or 1024K where it does not fit)."""
     plan = {c: reps for c, reps, _t, _w in cmd_bench.PLAN}
     reps = plan.get(case) or 1
     if case.endswith("_game"):
         return None  # the whole games are timed on CPython and the unix port, not under callgrind
-    per_call = (
-        cmd_bench.callgrind_instructions(case, reps) - cmd_bench.callgrind_instructions(case, 0)
-    ) / reps
+
+    def count(name, n):
+        for heap in (cmd_bench.HEAP, cmd_bench.BIG_HEAP):
+            try:
+                return cmd_bench.callgrind_instructions(name, n, heap)
+            except RuntimeError:
+                continue
+        return None
+
+    parts = [count(case, reps), count(case, 0)]
     if subtract:
-        per_call -= (
-            cmd_bench.callgrind_instructions(subtract, reps) - cmd_bench.callgrind_instructions(subtract, 0)
-        ) / reps
+        parts += [count(subtract, reps), count(subtract, 0)]
+    if None in parts:
+        return None
+    per_call = (parts[0] - parts[1]) / reps
+    if subtract:
+        per_call -= (parts[2] - parts[3]) / reps
     return per_call * cmd_bench.NS_PER_INSTRUCTION / 1e6
 
 
@@ -220,13 +232,17 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
     }
 
 
-SETTLE_MS = 200  # the referee's default settle time (ludus.referee.core)
+# the occupancy's defaults (ludus.sensing.occupancy): a reading kept 30 ms (debounce), then the board
+# still for 200 ms (settle), before the referee takes a change
+SETTLE_MS = 30 + 200
 
 
 def magnet_to_led(emu, table, board, rounds=5):
     """ms from a magnet taken off a sensor to the last LED latched of the frame that shows it (the lifted
-    piece's destinations lit), less the settle time: a checkers piece with moves lifted and put back,
-    `rounds` times. The samples (none for Ludo, whose lifts wait for a roll)."""
+    piece's destinations lit), less the debounce and settle times: a checkers piece with moves lifted
+    and put back, `rounds` times. It includes the wait for the next 20 ms tick to read the sensors
+    (twice: when the reading changes, and when the board has settled). The samples (none for Ludo,
+    whose lifts wait for a roll)."""
     game = table.game
     if hasattr(game, "awaiting_roll") or game.is_over():
         return []

@@ -85,6 +85,7 @@ function start(flash) {
   };
   board.onFrame = (f) => say({ frame: f.grb, ms: ms() });
   board.onTone = (t) => say({ tone: t.hz, ms: ms() });
+  emu.onSlice = () => board.pollTone();
   emu.flashStats.onCut = (cut) => {
     emu.halted = 'cut';
     off = cut;
@@ -99,7 +100,6 @@ async function run(ns, stop = () => false) {
   while (now() < end && !stop()) {
     if (off) return;
     emu.runFor(Math.min(1e6, end - now()), stop);
-    board.pollTone();
     if (emu.halted === 'cut') {
       say({ power: 'off', cut: off, ms: emu.ms() });
       return;

@@ -62,9 +62,13 @@ def test_read_allocates_nothing():
 class _Sio:
     """The RP2040's SIO GPIO_OUT register as SioSelect drives it: XOR writes flip output bits."""
 
-    def __init__(self):
-        self.out = 0
+    def __init__(self, out=0):
+        self.out = out
         self.writes = 0
+
+    def __getitem__(self, address):
+        assert address == 0xD0000010  # GPIO_OUT
+        return self.out
 
     def __setitem__(self, address, value):
         assert address == 0xD000001C  # GPIO_OUT_XOR
@@ -99,3 +103,15 @@ def test_sio_select_sets_all_four_lines_in_one_register_write():
     levels = array("H", bytes(64))
     scanner.read(levels)
     assert list(levels) == [100 + c for c in range(32)] and sio.out == 15 << 10
+
+
+def test_sio_select_starts_from_the_lines_as_they_are():
+    # pins left high by what used them before (here S1 and S3, and GPIO 2 of something else): the first
+    # XOR write is relative to them, so the lines read what was asked at once
+    from ludus.hw.mux import SioSelect
+
+    sio = _Sio(out=(0b1010 << 10) | 1 << 2)
+    select = SioSelect(10, sio)
+    for n in (0, 15, 6):
+        select.set(n)
+        assert sio.out == (n << 10) | 1 << 2

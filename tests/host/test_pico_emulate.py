@@ -100,7 +100,7 @@ def test_ludus_flash_through_ludus_emulate_then_a_boot_and_a_move(harness, check
         # the firmware boots from what was flashed (mpremote's reset is a watchdog reboot of the
         # emulated chip); the monitor asks it who it is while a game is set up and a move played
         mon = subprocess.Popen(
-            [sys.executable, "-m", "ludus_host.cli", "monitor", board.link, "--raw", "--for", "60"]
+            [sys.executable, "-m", "ludus_host.cli", "monitor", board.link, "--raw", "--for", "600"]
             + ["--send", "hello", "--send", "config"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -108,20 +108,34 @@ def test_ludus_flash_through_ludus_emulate_then_a_boot_and_a_move(harness, check
             cwd=ROOT,
             env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")),
         )
-        time.sleep(8)
-        board.type("start")  # the pieces of checkers/2 put on the board
-        time.sleep(12)
-        board.type("lift h7")
-        time.sleep(0.5)
-        board.type("put h16")
-        out = mon.communicate(timeout=240)[0]
-        lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-        hello = next(e for e in lines if e.get("reply") == "hello")
-        assert hello["ok"] and hello["board"] == "checkers" and hello["platform"] == "rp2", lines
-        assert next(e for e in lines if e.get("reply") == "config")["config"]["game"] == "checkers"
-        new = [e for e in lines if e.get("event") == "new_game"]
-        assert new and new[0]["start"] == "checkers/2", lines
-        assert [e["move"] for e in lines if e.get("event") == "move"] == ["h7-h16"], lines
+        lines = []
+
+        def until(pred, what):
+            deadline = time.time() + 300
+            while time.time() < deadline:
+                line = mon.stdout.readline()
+                if not line:
+                    break
+                if line.startswith("{"):
+                    lines.append(json.loads(line))
+                    if pred(lines[-1]):
+                        return lines[-1]
+            raise AssertionError("no %s from the board: %r" % (what, lines[-8:]))
+
+        try:
+            hello = until(lambda e: e.get("reply") == "hello", "hello")
+            assert hello["ok"] and hello["board"] == "checkers" and hello["platform"] == "rp2", lines
+            assert until(lambda e: e.get("reply") == "config", "config")["config"]["game"] == "checkers"
+            board.type("start")  # the pieces of checkers/2 put on the board
+            new = until(lambda e: e.get("event") == "new_game", "new_game")
+            assert new["start"] == "checkers/2"
+            board.type("lift h7")
+            time.sleep(0.3)
+            board.type("put h16")
+            assert until(lambda e: e.get("event") == "move", "move")["move"] == "h7-h16"
+        finally:
+            mon.terminate()
+            mon.communicate(timeout=60)
         assert not [e for e in lines if e.get("event") in ("fault", "safe_mode")]
     finally:
         said = board.stop()
@@ -195,3 +209,116 @@ def test_many_random_power_cuts_through_a_checkers_game(harness, checkers_tree):
             kinds[key] = kinds.get(key, 0) + 1
     print("cuts:", kinds)
     assert sum(kinds.values()) == cuts
+
+
+MUX_PINS = {"kind": "mux", "select": [10, 11, 12, 13], "adc": [26, 27, 28]}
+BITBANG_PINS = {"kind": "shift", "load": 2, "sck": 3, "miso": 5}  # GP3 is no SPI clock: bit-banged
+
+
+def _wired(sensors, checkers_tree):
+    from ludus.config import defaults
+    from ludus_host.simboard import load_board
+
+    _boot(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)[0].close()
+    config = defaults()
+    config["pins"]["sensors"] = sensors
+    board = load_board("checkers")
+    return pico.booted_pico(checkers_tree, board, config), board
+
+
+def test_the_emulated_multiplexers_adc_and_piezo_answer_the_firmwares_drivers(harness, checkers_tree):
+    # the harness wires the board as config.json's pins say: CD74HC4067 select lines choosing which
+    # sensor each ADC pin sees, and the piezo's pitch read from its PWM slice; the firmware's own
+    # drivers (ludus.hw.mux, ludus.hw.buzzer) run on the real MicroPython build against it
+    p, _board = _wired(MUX_PINS, checkers_tree)
+    with p:
+        p.wait(lambda e: e.get("event") == "self_test", 120000)
+        levels = {ch: 400 + 31 * ch for ch in range(40)}  # 12-bit counts, each channel its own
+        p.analog(levels)
+        code = (
+            "from machine import ADC, Pin, PWM\n"
+            "from array import array\n"
+            "from ludus.hw.mux import MuxScanner, PinSelect, SioSelect\n"
+            "import machine, time\n"
+            "for n in (10, 11, 12, 13): Pin(n, Pin.OUT, value=0)\n"
+            "adcs = [ADC(Pin(n)) for n in (26, 27, 28)]\n"
+            "out = []\n"
+            "selects = (lambda: PinSelect([Pin(n, Pin.OUT) for n in (10, 11, 12, 13)]),\n"
+            "           lambda: SioSelect(10, machine.mem32))\n"
+            "for make in selects:  # (SioSelect after PinSelect has left the lines high)\n"
+            "    select = make()\n"
+            "    levels = array('H', bytes(80))\n"
+            "    MuxScanner(40, select, adcs).read(levels)\n"
+            "    out.append(list(levels))\n"
+            "print(out)\n"
+            "from ludus.hw.buzzer import Buzzer, ILLEGAL\n"
+            "b = Buzzer(PWM(Pin(22)))\n"
+            "b.play(ILLEGAL, time.ticks_ms())\n"
+            "t = time.ticks_ms()\n"
+            "while b.cue is not None:\n"
+            "    b.tick(time.ticks_ms())\n"
+            "    time.sleep_ms(5)\n"
+            "print('played', time.ticks_diff(time.ticks_ms(), t))\n"
+        )
+        out, err = p.exec(code, fresh=True)
+        assert not err, err
+        readings = json.loads(out.splitlines()[0])
+        for got in readings:  # read_u16 scales the 12-bit count to 16 bits (x16 on the RP2040)
+            assert [v >> 4 for v in got] == [levels[ch] for ch in range(40)]
+        tones = [hz for _ms, hz in p.tones]
+        # the ILLEGAL cue: 220 Hz 120 ms, a 60 ms rest, 220 Hz 220 ms, then silence
+        assert [hz for hz in tones if hz] and all(abs(hz - 220) <= 2 for hz in tones if hz), tones
+        assert tones[-1] == 0 and tones.count(0) >= 2, tones
+        on = [t for t, hz in p.tones if hz]
+        assert on[1] - on[0] >= 170  # the second note begins after the first and the rest (180 ms)
+
+
+def test_a_bit_banged_shift_chain_reads_the_emulated_sensors(harness, checkers_tree):
+    p, _board = _wired(BITBANG_PINS, checkers_tree)
+    with p:
+        p.wait(lambda e: e.get("event") == "self_test", 120000)
+        magnets = [0, 7, 8, 63, 100, 127]
+        p.lines({ch: 0 for ch in magnets})
+        code = (
+            "from machine import Pin\n"
+            "from ludus.hw.shift import ShiftScanner\n"
+            "s = ShiftScanner(128, Pin(2, Pin.OUT), clock=Pin(3, Pin.OUT), data=Pin(5, Pin.IN))\n"
+            "levels = bytearray(128)\n"
+            "s.read(levels)\n"
+            "print([c for c in range(128) if levels[c]])\n"
+        )
+        out, err = p.exec(code, fresh=True)
+        assert not err, err
+        assert json.loads(out.splitlines()[0]) == magnets
+
+
+@pytest.fixture(scope="module")
+def ludo_tree(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("ludo") / "tree")
+
+
+def test_a_few_turns_of_ludo_on_the_emulated_board(harness, ludo_tree):
+    # the board rolls its own dice: the table presses the button, reads each roll from the USB
+    # events, applies it to its copy of the rules and carries out a legal move on the pins; the
+    # firmware on the real MicroPython build must announce exactly that move
+    from ludus_host.pico_table import PicoTable
+
+    p, board = _boot(json.dumps({"board": "ludo52", "game": "ludo/classic"}), "ludo52", ludo_tree)
+    with p:
+        assert p.wait(lambda e: e.get("event") == "self_test", 120000)["ok"]
+        table = PicoTable(p, board, "ludo/classic/2", seed=4, chooser=lambda g: g.preferred_move())
+        new = table.setup()
+        assert new["start"] == "ludo/classic/2" and len(new["seed_sha256"]) == 64
+        rolls = 0
+        while table.moves < 3 and rolls < 60:
+            if table.game.awaiting_roll():
+                rolls += 1
+            table.turn()
+        assert table.moves >= 3, "60 rolls and fewer than 3 moves"
+        announced = [e["move"] for e in p.events if e.get("event") == "move"]
+        assert len(announced) == table.moves
+        state = p.command("state")
+        assert state["ok"] and state["referee"]["phase"] == "play"
+        assert state["position"] == table.game.notation()  # the board's game is the table's, roll for roll
+        stats = p.command("stats")
+        assert stats["tick"]["free_low"] > 0 and not [e for e in p.events if e.get("event") == "fault"]

@@ -72,12 +72,15 @@ class SioSelect:
     stray channel selected between writes) and a step costs one store instead of four pin calls.
     mem32: machine.mem32 on the Pico (a dict-like fake in tests). The pins must already be outputs."""
 
-    XOR = 0xD000001C  # SIO GPIO_OUT_XOR (RP2040 datasheet 2.3.1.7)
+    OUT = 0xD0000010  # SIO GPIO_OUT (RP2040 datasheet 2.3.1.7)
+    XOR = 0xD000001C  # SIO GPIO_OUT_XOR
 
     def __init__(self, base, mem32):
         self.base = base
         self.mem32 = mem32
-        self.now = 0  # the lines' state as last set (they start low)
+        # the lines' state as they are (GPIO_OUT): the XOR writes are relative to it, and the pins may
+        # have been left high by whatever used them before
+        self.now = (mem32[self.OUT] >> base) & 15
 
     def set(self, n):
         self.mem32[self.XOR] = (self.now ^ n) << self.base
