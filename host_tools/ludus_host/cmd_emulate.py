@@ -71,7 +71,8 @@ def _channels(words, board, config):
     from ludus.games import position
 
     out = []
-    binding = game = None
+    game = position(_preset(config))
+    binding = board.bind(game.place_names)
     for word in words:
         if word.isdigit():
             ch = int(word)
@@ -79,9 +80,6 @@ def _channels(words, board, config):
                 raise LudusError("channel %d: the board has %d" % (ch, board.channel_count))
             out.append(ch)
             continue
-        if binding is None:
-            game = position(_preset(config))
-            binding = board.bind(game.place_names)
         if word not in game.place_names:
             raise LudusError("%r is neither a channel nor a place of %s" % (word, _preset(config)))
         cells = binding.cells(game.place_names.index(word))

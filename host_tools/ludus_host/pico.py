@@ -191,6 +191,8 @@ class EmulatedPico:
             text=True,
             start_new_session=True,  # Ctrl-C is the Python side's to handle (ludus emulate saves the flash)
         )
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._to, self._from, self._err = self.proc.stdin, self.proc.stdout, self.proc.stderr
         self.usb = ""
         self.events = []
         self.frames = []
@@ -205,20 +207,20 @@ class EmulatedPico:
 
     def request(self, **req):
         try:
-            self.proc.stdin.write(json.dumps(req) + "\n")
-            self.proc.stdin.flush()
+            self._to.write(json.dumps(req) + "\n")
+            self._to.flush()
         except (BrokenPipeError, OSError):
             raise PicoError("the emulated Pico's harness has stopped:\n" + self._stderr()) from None
 
     def _stderr(self):
         try:
-            return self.proc.stderr.read()[-3000:] if self.proc.poll() is not None else ""
+            return self._err.read()[-3000:] if self.proc.poll() is not None else ""
         except (OSError, ValueError):
             return ""
 
     def _read_until(self, key):
         while True:
-            line = self.proc.stdout.readline()
+            line = self._from.readline()
             if not line:
                 raise PicoError("the emulated Pico's harness stopped:\n" + self._stderr())
             msg = json.loads(line)
@@ -339,7 +341,7 @@ class EmulatedPico:
                 self.proc.wait(timeout=10)
             except (PicoError, subprocess.TimeoutExpired):
                 self.proc.kill()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for f in (self._to, self._from, self._err):
             try:
                 f.close()
             except OSError:

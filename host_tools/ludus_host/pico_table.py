@@ -69,7 +69,18 @@ class PicoTable:
         counts = bytearray(len(self.on))
         self.game.fill_counts(counts)
         self.apply([(p, c) for p, c in enumerate(counts) if c])
-        event = self._wait(("new_game",), "setting up")
+        event = self._wait(("new_game", "setup_choice"), "setting up")
+        if event is not None and event["event"] == "setup_choice":
+            # pieces that several setups share (six players, or two with three sets each): short presses
+            # step through the choices, a long press takes the one shown (docs/referee.md)
+            starts = event["starts"]
+            if self.preset not in starts:
+                raise TableError("the board offers %s, not %s" % (starts, self.preset))
+            for _ in range(starts.index(self.preset)):
+                self.press()
+                self.pico.run(200)
+            self.press(900)
+            event = self._wait(("new_game",), "choosing %s" % self.preset)
         if event is None:
             raise TableError("no new_game from the firmware after the pieces of %s were placed" % self.preset)
         return event

@@ -143,20 +143,28 @@ def test_ludus_flash_through_ludus_emulate_then_a_boot_and_a_move(harness, check
     assert os.path.getsize(image) == 2 * 1024 * 1024
 
 
-def _boot(config_text, board_name, tree_dir):
-    """The staged tree of a config, on an emulated Pico just powered up (its littlefs image cached)."""
-    from ludus.config import read_config
-    from ludus_host.simboard import load_board
-
+def _stage(config_text, board_name, tree_dir):
+    """The tree `ludus flash` stages for a config (once per module)."""
     config_path = os.path.join(os.path.dirname(tree_dir), board_name + "-config.json")
     with open(config_path, "w") as f:
         f.write(config_text)
     if not os.path.exists(tree_dir):
         proc = ludus("flash", "--stage", tree_dir, "--config", config_path)
         assert proc.returncode == 0, proc.stderr
+
+
+def _boot(config_text, board_name, tree_dir):
+    """The staged tree of a config on an emulated Pico (its littlefs image cached), powered up and
+    through its self-test: (the EmulatedPico, the board definition)."""
+    from ludus.config import read_config
+    from ludus_host.simboard import load_board
+
+    _stage(config_text, board_name, tree_dir)
     board = load_board(board_name)
-    config = read_config(config_text)[0]
-    return pico.booted_pico(tree_dir, board, config), board
+    p = pico.booted_pico(tree_dir, board, read_config(config_text)[0])
+    st = p.wait(lambda e: e.get("event") == "self_test", 120000)
+    assert st is not None and st["ok"], p.usb[-2000:]
+    return p, board
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +179,6 @@ def test_a_power_cut_during_a_journal_write_loses_at_most_that_move(harness, che
 
     p, board = _boot(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)
     with p:
-        assert p.wait(lambda e: e.get("event") == "self_test", 120000)["ok"]
         table = PicoTable(p, board, "checkers/2", seed=3)
         commitment = table.setup()["seed_sha256"]
         for _ in range(2):
@@ -197,7 +204,6 @@ def test_many_random_power_cuts_through_a_checkers_game(harness, checkers_tree):
     p, board = _boot(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)
     kinds = {}
     with p:
-        assert p.wait(lambda e: e.get("event") == "self_test", 120000)["ok"]
         table = PicoTable(p, board, "checkers/2", seed=5)
         commitment = table.setup()["seed_sha256"]
         for _ in range(cuts):
@@ -219,7 +225,7 @@ def _wired(sensors, checkers_tree):
     from ludus.config import defaults
     from ludus_host.simboard import load_board
 
-    _boot(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)[0].close()
+    _stage(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)
     config = defaults()
     config["pins"]["sensors"] = sensors
     board = load_board("checkers")
@@ -305,7 +311,6 @@ def test_a_few_turns_of_ludo_on_the_emulated_board(harness, ludo_tree):
 
     p, board = _boot(json.dumps({"board": "ludo52", "game": "ludo/classic"}), "ludo52", ludo_tree)
     with p:
-        assert p.wait(lambda e: e.get("event") == "self_test", 120000)["ok"]
         table = PicoTable(p, board, "ludo/classic/2", seed=4, chooser=lambda g: g.preferred_move())
         new = table.setup()
         assert new["start"] == "ludo/classic/2" and len(new["seed_sha256"]) == 64
@@ -322,3 +327,28 @@ def test_a_few_turns_of_ludo_on_the_emulated_board(harness, ludo_tree):
         assert state["position"] == table.game.notation()  # the board's game is the table's, roll for roll
         stats = p.command("stats")
         assert stats["tick"]["free_low"] > 0 and not [e for e in p.events if e.get("event") == "fault"]
+
+
+def test_ludus_emulate_refuses_a_bad_config_and_names_the_fault(tmp_path):
+    # (before any emulator starts: no harness needed)
+    bad = tmp_path / "config.json"
+    bad.write_text(json.dumps({"board": "checkers", "brightness": 999}))
+    proc = ludus("emulate", "--config", str(bad), "--no-input")
+    assert proc.returncode == 2 and "brightness" in proc.stderr and "Traceback" not in proc.stderr
+    proc = ludus("emulate", "--config", str(tmp_path / "missing.json"), "--no-input")
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+
+
+def test_ludus_emulate_names_a_place_or_channel_it_does_not_know():
+    from ludus.config import defaults
+    from ludus.errors import LudusError
+    from ludus_host.cmd_emulate import _channels
+    from ludus_host.simboard import load_board
+
+    board = load_board("checkers")
+    config = dict(defaults(), board="checkers", game="checkers")
+    assert len(_channels(["h7", "0", "127"], board, config)) == 3
+    for word, said in (("h999", "neither a channel nor a place"), ("500", "the board has 128")):
+        with pytest.raises(LudusError) as err:
+            _channels([word], board, config)
+        assert said in str(err.value)

@@ -22,8 +22,8 @@ def _sleep_us(us):
 
 class PinSelect:
     """The mux's select lines as separate pins, S0 first (four writes per step). A board that puts
-    S0..S3 on consecutive GPIOs can do it in one register write instead (the emulator issue measures
-    it)."""
+    S0..S3 on consecutive GPIOs can do it in one register write instead (SioSelect: a pass over 48
+    channels 2.07 ms instead of 2.69 ms on the emulated RP2040)."""
 
     def __init__(self, pins):
         self.pins = pins

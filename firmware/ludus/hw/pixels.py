@@ -10,13 +10,14 @@ shown as 56). The estimate then over-states the draw, on the safe side of the bu
 
 machine.bitstream holds interrupts off for the whole frame, 30 us per LED: 3.8 ms for 127 LEDs. USB and
 the tick wait meanwhile (the main loop writes a frame only when it changed, at most once per tick). A
-PIO+DMA driver would free the CPU; the emulator issue measures whether it is worth it."""
+PIO+DMA driver would free the CPU; the busiest ticks keep their 20 ms without one on the emulated
+RP2040 (which cannot time PIO), so bitstream stays."""
 
 from ludus.runtime import NATIVE
 
 _translate = None
 if NATIVE:
-    from ludus.hw.native import translate as _translate
+    from ludus.hw.native import translate as _translate  # type: ignore[assignment]
 
 # WS2812B bit timing for machine.bitstream: high and low time of a 0 bit, then of a 1 bit, in ns
 TIMING_WS2812 = (400, 850, 800, 450)

@@ -12,12 +12,11 @@ first) unless `far_first`; `lsb_first` for boards wired A first. The switches pu
 they sense a magnet (`active_low`, the DRV5032's open-drain output with a pull-up). read() allocates
 nothing."""
 
-
 from ludus.runtime import NATIVE
 
 _unpack = None
 if NATIVE:
-    from ludus.hw.native import unpack as _unpack
+    from ludus.hw.native import unpack as _unpack  # type: ignore[assignment]
 
 
 class ShiftScanner:
