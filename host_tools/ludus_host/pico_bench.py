@@ -58,6 +58,13 @@ def bench_tree(out_dir):
             subprocess.run(
                 [mpy_cross, "-march=armv6m", "-o", target, os.path.join(BENCH, name)], check=True, cwd=BENCH
             )
+    # the Ludo cases' random players (host-only code, left out of a board's tree)
+    subprocess.run(
+        [mpy_cross, "-march=armv6m", "-o", os.path.join(out_dir, "lib", "ludus", "bots", "selfplay.mpy")]
+        + ["ludus/bots/selfplay.py"],
+        check=True,
+        cwd=os.path.join(ROOT, "firmware"),
+    )
     boards = os.path.join(out_dir, "hardware", "boards")
     os.makedirs(boards)
     for name in ("checkers.json", "ludo52.json"):
@@ -146,10 +153,10 @@ def _estimate(cmd_bench, case, subtract):
 # -- the firmware through whole games
 
 
-def _game_tree(board_name, game, mode):
+def _game_tree(board_name, game, mode, part="games"):
     from ludus_host import device_tree
 
-    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s" % (board_name, mode))
+    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s" % (part, board_name, mode))
     device_tree.stage(out, json.dumps({"board": board_name, "game": game}), mode=mode)
     return out
 
@@ -289,7 +296,7 @@ def power_cuts(count, seed=2026, log=sys.stderr):
 
     rng = random.Random(seed)
     board = load_board("checkers")
-    tree = _game_tree("checkers", "checkers", "files")
+    tree = _game_tree("checkers", "checkers", "files", part="cuts")
     config = read_config(open(os.path.join(tree, "config.json")).read())[0]
     outcomes = {}
     t0 = time.time()

@@ -79,8 +79,9 @@ class PicoTable:
             for _ in range(starts.index(self.preset)):
                 self.press()
                 self.pico.run(200)
-            self.press(900)
-            event = self._wait(("new_game",), "choosing %s" % self.preset)
+            seen = len(self.pico.events)
+            self.press(900)  # (taken once held 800 ms: new_game may come while it is held)
+            event = self._wait(("new_game",), "choosing %s" % self.preset, since=seen)
         if event is None:
             raise TableError("no new_game from the firmware after the pieces of %s were placed" % self.preset)
         return event
@@ -94,7 +95,13 @@ class PicoTable:
     def over(self):
         return self.game.is_over()
 
-    def _wait(self, names, what):
+    def _wait(self, names, what, since=None):
+        """The first event named in names (from events[since:] if given: one that came during a press),
+        waiting up to WAIT_MS for it; PowerCut if the power went off meanwhile."""
+        if since is not None:
+            for e in self.pico.events[since:]:
+                if e.get("event") in names:
+                    return e
         event = self.pico.wait(lambda e: e.get("event") in names, WAIT_MS)
         if self.pico.off is not None:
             raise PowerCut("the power was cut (%s) while %s" % (self.pico.off, what))
@@ -109,7 +116,7 @@ class PicoTable:
         """Press the die; the firmware's roll events (one or two values) applied to the table's game."""
         seen = len(self.pico.events)
         self.press()
-        event = self._wait(("roll", "refused"), "rolling")
+        event = self._wait(("roll", "refused"), "rolling", since=seen)
         if event is None or event["event"] == "refused":
             raise TableError("the die press was not taken: %r" % (event,))
         self.pico.run(40)  # a second die's event follows in the same tick
@@ -135,8 +142,9 @@ class PicoTable:
         if event is None or event["event"] == "pending":
             # a jump chain that could go on, or an arrival the sensors cannot see: a short press says
             # the move ends here (docs/referee.md)
+            seen = len(self.pico.events)
             self.press()
-            event = self._wait(("move",), "confirming %s" % move)
+            event = self._wait(("move",), "confirming %s" % move, since=seen)
         if event is None:
             tail = self.pico.events[seen:][-5:]
             raise TableError("no move event for %s after it was carried out (last events: %r)" % (move, tail))
@@ -159,8 +167,9 @@ class PicoTable:
         else:
             situation = state["referee"]["situation"]
             if situation == "pending":
+                seen = len(self.pico.events)
                 self.press()
-                if self._wait(("move",), "confirming %s after the cut" % move) is None:
+                if self._wait(("move",), "confirming %s after the cut" % move, since=seen) is None:
                     raise TableError("the board did not take %s again after the cut" % move)
                 how = "confirmed"
             elif situation == "idle" and any(e.get("event") == "move" for e in self.pico.events[-5:]):
