@@ -79,6 +79,15 @@ def add_arguments(parser):
         help="with --pico: only this part (repeatable)",
     )
     parser.add_argument("--cuts", type=whole(0, 1000), default=25, help="with --pico: how many power cuts")
+    parser.add_argument(
+        "--pico-game",
+        action="append",
+        choices=("checkers/6", "ludo/classic/4"),
+        help="with --pico: only this whole game (repeatable)",
+    )
+    parser.add_argument(
+        "--pico-mode", action="append", choices=("files", "romfs"), help="with --pico: only this mode"
+    )
 
 
 _MPY_DIR = None

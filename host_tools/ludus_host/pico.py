@@ -368,7 +368,8 @@ def booted_pico(tree, board, config, **options):
         return EmulatedPico(board, config, fs_image=image, **options)
     pico = EmulatedPico(board, config, **options)
     pico.copy_tree(tree)
-    pico.save_fs(image + ".part")
-    os.replace(image + ".part", image)
+    part = "%s.%d.part" % (image, os.getpid())  # (two runs may make the same image at once)
+    pico.save_fs(part)
+    os.replace(part, image)
     pico.send("\x04")  # a soft reset: main.py runs
     return pico

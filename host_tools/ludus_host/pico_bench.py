@@ -153,7 +153,7 @@ def _estimate(cmd_bench, case, subtract):
 # -- the firmware through whole games
 
 
-def _game_tree(board_name, game, mode, part="games"):
+def _game_tree(board_name, game, mode, part="game"):
     from ludus_host import device_tree
 
     out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s" % (part, board_name, mode))
@@ -368,7 +368,9 @@ def run(args, out=sys.stdout):
     if "games" in parts:
         games = []
         for board_name, game, preset in GAMES:
-            for mode in ("files", "romfs"):
+            if args.pico_game and preset not in args.pico_game:
+                continue
+            for mode in args.pico_mode or ("files", "romfs"):
                 print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
                 games.append(whole_game(board_name, game, preset, mode=mode))
         figures["games"] = games

@@ -103,7 +103,7 @@ class PicoTable:
                 if e.get("event") in names:
                     return e
         event = self.pico.wait(lambda e: e.get("event") in names, WAIT_MS)
-        if self.pico.off is not None:
+        if event is None and self.pico.off is not None:  # (an event that came before the cut counts)
             raise PowerCut("the power was cut (%s) while %s" % (self.pico.off, what))
         return event
 
@@ -130,6 +130,8 @@ class PicoTable:
     def turn(self):
         """One turn: (the die), a legal move chosen and carried out, and the firmware's move event."""
         game = self.game
+        if self.pico.off is not None:
+            raise PowerCut("the power is off (%s)" % (self.pico.off,))
         if self.dice and game.awaiting_roll():
             self.roll()
             return None
