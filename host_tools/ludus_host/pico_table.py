@@ -155,17 +155,18 @@ class PicoTable:
         self.in_flight = None
         return move
 
-    def recover(self, state):
+    def recover(self, state, restored=None):
         """After a power cut, with the firmware's `state` reply once it has booted: the move that was
         in flight is either in the journal (kept) or lost, and then the pieces on the board show it
         made; the board takes it again as a move, or as a pending jump that a press confirms. The
-        table's game follows. TableError if the board did neither."""
+        table's game follows. restored: the actions the journal gave back (its `journal` event), which
+        tells a move kept from one taken again. TableError if the board did neither."""
         move = self.in_flight
         if move is None:
             return "none in flight"
         self.in_flight = None
         if state["actions"] == self.moves + 1:
-            how = "kept"
+            how = "kept" if restored == self.moves + 1 else "taken again"
         else:
             situation = state["referee"]["situation"]
             if situation == "pending":
@@ -213,7 +214,7 @@ def power_back(table, commitment, boot_ms=120000):
     state = pico.command("state")
     if not state or not state.get("ok") or state.get("commitment") != commitment:
         raise TableError("after the cut the board has another game: %r" % (state,))
-    how = table.recover(state)
+    how = table.recover(state, restored[-1])
     after = pico.command("state")
     if after["actions"] != table.moves:
         raise TableError(
