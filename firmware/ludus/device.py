@@ -197,7 +197,7 @@ class Device:
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
             # another firmware wrote): it is ended and kept, and the board starts afresh, once
-            if retry and self.journal.current() is not None:
+            if retry and self.journal.unfinished():
                 self._fault("journal", "the unfinished game cannot be restored (%s): it is ended" % (exc,))
                 self.journal.end(json.dumps("unrestorable"))
                 self._build_app(False)
@@ -603,7 +603,7 @@ class Device:
         except Exception as exc:
             link.error(cmd, "cannot start %r on this board: %s" % (game, exc))
             return
-        if self.journal.current() is not None:
+        if self.journal.unfinished():
             self.journal.end(json.dumps("abandoned"))
         if game != self.config["game"]:  # kept in config.json: a power cut comes back to this game
             self.config["game"] = game

@@ -118,3 +118,21 @@ def test_a_game_started_in_the_short_form_restores_and_reads_back_as_its_record(
     # a damaged start (a commitment that is not one) is no game, not a crash
     j.begin({"start": "ludo/classic/2", "options": {}, "seed_sha256": "zz", "seed": None, "dice_used": 0})
     assert Journal(flash).state() is None
+
+
+def test_the_journal_keeps_no_action_in_ram_and_reads_them_back_from_flash():
+    # a long game's action texts would copy what the referee's record holds compactly (30 KB on a
+    # Pico for a thousand actions): the journal writes them and reads them back only when asked
+    flash = FakeFlash(4, 2048)
+    j = Journal(flash)
+    j.begin(START)
+    for k in range(120):
+        j.add("roll %d" % (k % 6 + 1))
+    j.undo()
+    assert j.game[1] is None and j.unfinished()  # nothing held but the start and where it is
+    start, actions = j.current()
+    assert start == START.encode() or start == START
+    assert len(actions) == 119 and actions[-1] == "roll %d" % (118 % 6 + 1)
+    assert Journal(flash).current()[1] == actions  # as a reboot reads them
+    j.end("[0, 1]")
+    assert not j.unfinished() and j.current() is None

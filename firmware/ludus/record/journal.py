@@ -86,6 +86,8 @@ class Journal:
         self.ready = None  # a block erased ahead by prepare(), not written yet
         self.blocked_at = -1  # where prepare() last found the next block holding the unfinished game
         self._scan(self._apply, True)
+        if self.game is not None:
+            self.game[1] = None  # (the actions are read again when asked for: they are on flash)
 
     def _blocks(self):
         # (sequence number, block) of every block with a valid header, oldest first
@@ -142,12 +144,27 @@ class Journal:
         elif kind == 0x45:  # E
             game[2] = payload
 
+    def unfinished(self):
+        """True if a game was begun and not ended (without reading its actions)."""
+        return self.game is not None and self.game[2] is None
+
     def current(self):
-        """(start payload, actions) of the unfinished game, or None."""
+        """(start payload, actions) of the unfinished game, or None. The actions are read from flash
+        each time: the journal keeps none of them in RAM, where a thousand-action game's texts (30 KB
+        on a Pico) would copy what the referee's record already holds compactly."""
         game = self.game
-        if game is not None and game[2] is None:
-            return game[0], game[1]
-        return None
+        if game is None or game[2] is not None:
+            return None
+        kept = self.game
+        self.game = None
+        try:
+            self._scan(self._apply)  # (self.game rebuilt from flash, with its actions)
+            found = self.game
+        finally:
+            self.game = kept
+        if found is None or found[2] is not None or found[3] != kept[3]:
+            return kept[0], []  # (cannot happen unless the flash changed under the journal)
+        return found[0], found[1]
 
     def finished(self, last=None):
         """The finished games still in flash, oldest first: (start payload, actions, end payload); with
@@ -267,7 +284,10 @@ class Journal:
         record[need - 1] = crc >> 8
         self._program(self.sector, self.at, record)
         self.at += need
-        self._apply(kind, bytes(payload), self.seq)
+        if kind == 0x53:  # S: the game written now (its actions stay on flash, see current())
+            self.game = [bytes(payload), None, None, self.seq]
+        elif kind == 0x45 and self.game is not None:  # E
+            self.game[2] = bytes(payload)
         return True
 
     def prepare(self, room=PREPARE_ROOM):

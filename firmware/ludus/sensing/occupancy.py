@@ -132,20 +132,20 @@ class Occupancy:
     def reset(self, levels=None, now_ms=0):
         """Forget all history. With levels, adopt them at once as current and settled (power-up: the
         pieces on the board are believed without waiting) and bump both versions."""
-        n = self.channel_count
+        # (slice copies, not loops: at power-up this runs in the first tick, and a byte-by-byte loop
+        # took 9.5 ms of it for 128 channels on the emulated RP2040)
+        zero = bytes(self.channel_count)
         for buf in (self.raw, self._last_raw, self.current, self.settled, self.flickering, self._cand,
                     self._cand_ticks, self._flips):  # fmt: skip
-            for i in range(n):
-                buf[i] = 0
+            buf[:] = zero
         self._pending = 0
         self.unsettled = False
         self.still_since_ms = now_ms
         if levels is not None:
             raw = self._read(levels)
-            for i in range(n):
-                self._last_raw[i] = raw[i]
-                self.current[i] = raw[i]
-                self.settled[i] = raw[i]
+            self._last_raw[:] = raw
+            self.current[:] = raw
+            self.settled[:] = raw
             self.version += 1
             self.current_version += 1
 
