@@ -45,6 +45,7 @@ class App:
         self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS
         self.kept = 0  # the journal's count of the current game's actions
+        self.unkept = False  # the journal refused a write of this game (full): said once
         state = journal.state()
         if state is not None:
             self.referee.restore(state)
@@ -79,17 +80,31 @@ class App:
         # the journal follows the game record: its start, each action added or taken back, its end
         ref = self.referee
         journal = self.journal
+        kept = True
         for ev in events:
             if ev["event"] == "new_game":
-                journal.begin(ref.start_state())
+                self.unkept = False
+                kept = journal.begin(ref.start_state())
                 self.kept = 0  # (a start state holds no actions: any already taken follow it)
         actions = ref.record.actions if ref.record is not None else ()
         while self.kept > len(actions):
-            journal.undo()
+            kept = journal.undo() and kept
             self.kept -= 1
         while self.kept < len(actions):
-            journal.add(actions[self.kept])
+            kept = journal.add(actions[self.kept]) and kept
             self.kept += 1
+        if not kept and not self.unkept:
+            # every block holds this game (a long one, or many cuts in the middle of writes: each
+            # retires the rest of its block): it goes on, but a power cut would now lose it
+            self.unkept = True
+            self._say(
+                {
+                    "event": "fault",
+                    "where": "journal",
+                    "error": "the journal is full: this game is no longer kept through a power cut"
+                    " (a new game starts it afresh)",
+                }
+            )
         for ev in events:
             if ev["event"] == "game_over":
                 journal.end(json.dumps(ev.get("placements")))

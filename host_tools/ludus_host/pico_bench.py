@@ -291,7 +291,7 @@ def power_cuts(count, seed=2026, log=sys.stderr):
     came back, counted. TableError at the first that breaks the journal's promise."""
     from ludus.config import read_config
 
-    from ludus_host.pico_table import PicoTable, play_until_cut, power_back
+    from ludus_host.pico_table import PicoTable, TableError, play_until_cut, power_back
     from ludus_host.simboard import load_board
 
     rng = random.Random(seed)
@@ -299,6 +299,7 @@ def power_cuts(count, seed=2026, log=sys.stderr):
     tree = _game_tree("checkers", "checkers", "files", part="cuts")
     config = read_config(open(os.path.join(tree, "config.json")).read())[0]
     outcomes = {}
+    full_after = None
     t0 = time.time()
     with pico.booted_pico(tree, board, config) as emu:
         if emu.wait(lambda e: e.get("event") == "self_test", 120000) is None:
@@ -310,7 +311,14 @@ def power_cuts(count, seed=2026, log=sys.stderr):
                 break
             if rng.random() < 0.3:
                 emu.run(2500)  # idle: the journal erases its next block ahead
-            cut = play_until_cut(table, rng.randint(1, 3), seed=rng.randrange(1 << 30))
+            try:
+                cut = play_until_cut(table, rng.randint(1, 3), seed=rng.randrange(1 << 30))
+            except TableError:
+                if emu.command("stats")["journal"]["full"]:
+                    # each cut mid-write retires the rest of its block: 16 blocks hold one game
+                    full_after = sum(outcomes.values())
+                    break
+                raise
             how = power_back(table, commitment)
             key = "%s: %s" % (cut["kind"], how)
             outcomes[key] = outcomes.get(key, 0) + 1
@@ -319,6 +327,7 @@ def power_cuts(count, seed=2026, log=sys.stderr):
         "cuts": sum(outcomes.values()),
         "outcomes": outcomes,
         "moves": table.moves,
+        "journal_full_after_cuts": full_after,
         "wall_s": round(time.time() - t0),
     }
 
@@ -421,4 +430,8 @@ def run(args, out=sys.stdout):
         )
         for key, n in sorted(cuts["outcomes"].items()):
             print("  %-40s %d" % (key, n), file=out)
+        if cuts["journal_full_after_cuts"] is not None:
+            print(
+                "  the journal was full of the game after %d cuts" % cuts["journal_full_after_cuts"], file=out
+            )
     return figures

@@ -68,3 +68,19 @@ def test_c_an_idle_tick_of_the_loop_allocates_nothing():
         ticks(100)  # (heap_lock exists only on MicroPython: here the ticks run unlocked)
     assert dev.stats["ticks"] == before + 100
     assert dev.app.referee.describe()["phase"] == "play"
+
+
+def test_d_a_journal_that_can_keep_no_more_says_so_once_and_the_game_goes_on():
+    # a journal full of one game (a long one, or many power cuts mid-write, each retiring a block)
+    # refuses writes: the players are told once that a power cut would now lose the game
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: setattr(b.device.journal, "full", True))
+    b.at(1100, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1200, lambda: b.platform.put(b.cell("h16"), 1))
+    b.at(2000, lambda: b.platform.put(b.cell("h115"), 0))
+    b.at(2100, lambda: b.platform.put(b.cell("h104"), 1))
+    b.run(3000)
+    assert [e["move"] for e in b.events("move")] == ["h7-h16", "h115-h104"]
+    faults = [e for e in b.events("fault") if e["where"] == "journal"]
+    assert len(faults) == 1 and "no longer kept through a power cut" in faults[0]["error"]
