@@ -155,7 +155,7 @@ class Journal:
         game = self.game
         if game is None or game[2] is not None:
             return None
-        kept = self.game
+        kept = game
         self.game = None
         try:
             self._scan(self._apply)  # (self.game rebuilt from flash, with its actions)
