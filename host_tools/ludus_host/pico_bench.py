@@ -313,13 +313,14 @@ def power_cuts(count, seed=2026, log=sys.stderr):
                 emu.run(2500)  # idle: the journal erases its next block ahead
             try:
                 cut = play_until_cut(table, rng.randint(1, 3), seed=rng.randrange(1 << 30))
+                how = power_back(table, commitment)
             except TableError:
                 if emu.command("stats")["journal"]["full"]:
-                    # each cut mid-write retires the rest of its block: 16 blocks hold one game
+                    # each cut mid-write retires the rest of its block: 16 blocks hold one game (the
+                    # firmware says so with a fault event, which power_back counts as one)
                     full_after = sum(outcomes.values())
                     break
                 raise
-            how = power_back(table, commitment)
             key = "%s: %s" % (cut["kind"], how)
             outcomes[key] = outcomes.get(key, 0) + 1
             print("  cut %d/%d (%s), %.0f s" % (k + 1, count, key, time.time() - t0), file=log, flush=True)
