@@ -86,10 +86,6 @@ class PicoTable:
             raise TableError("no new_game from the firmware after the pieces of %s were placed" % self.preset)
         return event
 
-    def reset_pieces(self, game):
-        """The table's view after a restore: the pieces as `game` (the firmware's) has them."""
-        self.game = game
-
     # -- play
 
     def over(self):
