@@ -1,0 +1,277 @@
+"""The simulator's web server (aiohttp): the page and its files, one WebSocket per open page carrying the
+table's state and LED frames out and the player's actions in, and small HTTP calls for saving and
+replaying. One table is shared by every page open on it, as one board is shared by everyone at it.
+
+    app = make_app(Settings(preset="ludo/classic/4"))
+    web.run_app(app, host="127.0.0.1", port=8765)
+
+Every request that cannot be served gets a message naming the problem (a JSON {"error": ...} or a
+WebSocket {"type": "error"}) and the server goes on; files are served from the page's own folder only."""
+
+import asyncio
+import json
+import time
+from importlib import resources
+
+from aiohttp import WSMsgType, web
+from ludus.errors import LudusError
+
+from ludus_host import paths
+from ludus_host.sim_table import GAMES, SPEEDS, LiveTable, board_for, replay_record, replay_script
+
+FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
+MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
+MAX_MESSAGE = 64 * 1024  # one WebSocket message from a page
+STATIC = "sim_static"
+PAGE_FILES = ("index.html", "sim.js", "sim.css")
+
+
+class Settings:
+    """What `ludus sim` was started with."""
+
+    def __init__(self, preset="checkers/2", board=None, settle_ms=200, analog=False, seed=None, speed=1.0):
+        self.preset = preset
+        self.board = board
+        self.settle_ms = settle_ms
+        self.analog = analog
+        self.seed = seed
+        self.speed = speed
+
+
+class Hub:
+    """The shared table, the clock that runs it and the pages that watch it."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.sockets = set()
+        self.speed = settings.speed
+        self.table = LiveTable(
+            settings.preset,
+            settings.board,
+            settle_ms=settings.settle_ms,
+            analog=settings.analog,
+            seed=settings.seed,
+        )
+        self._rebase()
+        self.sent_version = -1
+        self.sent_frame = b""
+
+    def _rebase(self):
+        self.wall0 = time.monotonic()
+        self.sim0 = self.table.now
+
+    def target_ms(self):
+        return self.sim0 + int((time.monotonic() - self.wall0) * 1000 * self.speed)
+
+    def run(self):
+        """One beat of the clock: the referee's ticks up to now; what changed, for the pages."""
+        self.table.advance(self.target_ms())
+        out = []
+        if self.table.version != self.sent_version:
+            self.sent_version = self.table.version
+            out.append(self.table.state())
+        frame = bytes(self.table.render())
+        if frame != self.sent_frame:
+            self.sent_frame = frame
+            out.append({"type": "frame", "t": self.table.now, "grb": frame.hex()})
+        return out
+
+    def hello(self):
+        t = self.table
+        return {
+            "type": "hello",
+            "games": [[p, w] for p, w in GAMES],
+            "speeds": list(SPEEDS),
+            "speed": self.speed,
+            "preset": t.preset,
+            "board_name": t.board_name,
+            "board": json.loads(paths.read_text(paths.board_file(t.board_name) or t.board_name, "board")),
+            "starts": [name for name, _ in t.referee.adapter.starts()],
+            "state": t.state(),
+            "frame": bytes(t.render()).hex(),
+        }
+
+    def control(self, message):
+        """A page's message: a table action, or new/speed. Returns the messages for every page."""
+        do = message.get("do") if isinstance(message, dict) else None
+        if do == "new":
+            preset = message.get("game", self.table.preset)
+            if not isinstance(preset, str) or preset not in [p for p, _ in GAMES]:
+                raise LudusError("new: game %r is not one this page offers" % (preset,))
+            settle = message.get("settle_ms", self.table.settle_ms)
+            if not isinstance(settle, int) or isinstance(settle, bool) or not 0 <= settle <= 5000:
+                raise LudusError("new: settle_ms is a whole number of ms, 0..5000")
+            analog = message.get("analog", False)
+            if not isinstance(analog, bool):
+                raise LudusError("new: analog is true or false")
+            self.table = LiveTable(
+                preset, board_for(preset), settle_ms=settle, analog=analog, seed=self.settings.seed
+            )
+            self._rebase()
+            self.sent_frame = b""
+            return [self.hello()]
+        if do == "speed":
+            value = message.get("value")
+            if value not in SPEEDS:
+                raise LudusError("speed: one of %s" % ", ".join(str(s) for s in SPEEDS))
+            self.table.advance(self.target_ms())
+            self.speed = value
+            self._rebase()
+            return [{"type": "speed", "speed": value}]
+        self.table.advance(self.target_ms())  # the action lands at this moment of the game
+        self.table.act(message)
+        return self.run()
+
+    async def broadcast(self, items):
+        for ws in list(self.sockets):
+            for item in items:
+                try:
+                    await ws.send_json(item)
+                except (ConnectionError, RuntimeError):
+                    self.sockets.discard(ws)
+                    break
+
+
+HUB = web.AppKey("hub", Hub)
+CLOCK = web.AppKey("clock", asyncio.Future)
+
+
+async def _clock(app):
+    hub = app[HUB]
+    while True:
+        await asyncio.sleep(FRAME_MS / 1000)
+        try:
+            items = hub.run()
+        except Exception as exc:  # the referee must never take the server down: say it, keep serving
+            items = [{"type": "error", "message": "the table stopped: %s: %s" % (type(exc).__name__, exc)}]
+            hub.table.version = hub.sent_version
+        if items and hub.sockets:
+            await hub.broadcast(items)
+
+
+async def _start_clock(app):
+    app[CLOCK] = asyncio.ensure_future(_clock(app))
+
+
+async def _stop_clock(app):
+    app[CLOCK].cancel()
+    for ws in list(app[HUB].sockets):
+        await ws.close()
+
+
+def _static_text(name):
+    return resources.files("ludus_host").joinpath(STATIC, name).read_bytes()
+
+
+_TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
+
+
+async def page(request):
+    name = request.match_info.get("name") or "index.html"
+    if name not in PAGE_FILES:  # the page's own files, by name: nothing else on the disk is reachable
+        raise web.HTTPNotFound(text="no such file: %s" % name)
+    return web.Response(
+        body=_static_text(name),
+        content_type=_TYPES[name.rpartition(".")[2]],
+        charset="utf-8",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _error(status, message):
+    return web.json_response({"error": message}, status=status)
+
+
+async def board_file(request):
+    name = request.match_info["name"]
+    if name not in paths.board_names():
+        return _error(404, "no shipped board %r (there are %s)" % (name, ", ".join(paths.board_names())))
+    return web.Response(
+        text=paths.read_text(paths.board_file(name), "board"), content_type="application/json"
+    )
+
+
+async def script(request):
+    table = request.app[HUB].table
+    return web.Response(
+        text=table.script(),
+        content_type="text/plain",
+        headers={"Content-Disposition": 'attachment; filename="ludus-sim.play"'},
+    )
+
+
+async def record(request):
+    try:
+        text = request.app[HUB].table.record()
+    except LudusError as exc:
+        return _error(409, str(exc))
+    return web.Response(
+        text=text,
+        content_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="ludus-game.json"'},
+    )
+
+
+async def replay(request):
+    try:
+        body = await request.json()
+    except ValueError as exc:
+        return _error(400, 'a replay request is JSON {"text": ...}: %s' % exc)
+    except web.HTTPRequestEntityTooLarge:
+        return _error(413, "too large: a script or record of at most %d bytes" % MAX_REQUEST)
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        return _error(400, 'a replay request is JSON {"text": "..."} with the script or record as text')
+    text = body["text"]
+    table = request.app[HUB].table
+    try:
+        if text.lstrip().startswith("{"):
+            result = replay_record(text)
+        else:
+            result = replay_script(text, table.board_name, table.preset)
+    except LudusError as exc:
+        return _error(400, str(exc))
+    return web.json_response(result)
+
+
+async def socket(request):
+    hub = request.app[HUB]
+    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
+    await ws.prepare(request)
+    hub.sockets.add(ws)
+    try:
+        await ws.send_json(hub.hello())
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                if msg.type == WSMsgType.ERROR:
+                    break
+                await ws.send_json({"type": "error", "message": "messages are JSON text"})
+                continue
+            try:
+                message = json.loads(msg.data)
+            except ValueError as exc:
+                await ws.send_json({"type": "error", "message": "not JSON: %s" % exc})
+                continue
+            try:
+                items = hub.control(message)
+            except LudusError as exc:
+                await ws.send_json({"type": "error", "message": str(exc)})
+                continue
+            await hub.broadcast(items)
+    finally:
+        hub.sockets.discard(ws)
+    return ws
+
+
+def make_app(settings):
+    app = web.Application(client_max_size=MAX_REQUEST)
+    app[HUB] = Hub(settings)
+    app.router.add_get("/", page)
+    app.router.add_get("/static/{name}", page)
+    app.router.add_get("/api/boards/{name}", board_file)
+    app.router.add_get("/api/script", script)
+    app.router.add_get("/api/record", record)
+    app.router.add_post("/api/replay", replay)
+    app.router.add_get("/ws", socket)
+    app.on_startup.append(_start_clock)
+    app.on_cleanup.append(_stop_clock)
+    return app

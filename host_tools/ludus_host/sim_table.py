@@ -1,0 +1,512 @@
+"""The browser simulator's table: the firmware's referee, its light scene and its button driver, run in
+this process against a simulated board (ludus_host.simboard) and the clock, and the replays of a play
+script or a game record as steps the page can show.
+
+    table = LiveTable("ludo/classic/4")
+    table.act({"do": "setup"})                     # the start position's pieces on the board
+    table.act({"do": "button", "down": True})      # the die button held...
+    table.advance(table.now + 100)
+    table.act({"do": "button", "down": False})     # ...and let go: a short press, the referee rolls
+    table.advance(table.now + 100)
+    table.state()["log"][-1]                       # 'green rolled 4'
+    table.script()                                 # what was done, as a `ludus play` script
+
+Nothing here decides a rule: a lifted piece, a placed piece and a press go to the referee exactly as the
+sensors and the button driver would give them on the board, and the page shows the referee's frame."""
+
+import os
+import re
+
+from ludus.errors import BoardDefinitionError, LudusError, NotationError
+from ludus.hw.button import Button
+from ludus.hw.fake import FakePin
+from ludus.record import GameRecord
+from ludus.record.actions import apply_action
+from ludus.referee.presets import adapter_for, split_preset
+
+from ludus_host import lights, paths
+from ludus_host.sim_words import seat_colour, words
+from ludus_host.simboard import (
+    GAP_MS,
+    PIECE_COLOURS,
+    TICK_MS,
+    SimBoard,
+    Simulator,
+    game_colours,
+    load_board,
+    parse_script,
+)
+
+# the games the page offers: (preset, words)
+GAMES = (
+    ("checkers/2", "Chinese Checkers"),
+    ("ludo/classic/4", "Ludo, classic"),
+    ("ludo/danish/4", "Ludo, Danish"),
+    ("ludo/master/4", "Ludo, master"),
+    ("ludo/blitz/4", "Ludo, blitz"),
+    ("ludo/arrow/4", "Ludo, arrow"),
+    ("ludo/teamup/4", "Ludo, team-up"),
+    ("ludo/hebrew-40/4", "Ludo, Hebrew 40"),
+    ("ludo/hebrew-56/4", "Ludo, Hebrew 56"),
+)
+SPEEDS = (0.25, 0.5, 1, 2, 4, 8)
+MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
+MAX_SCRIPT = 20000  # actions a live table records before it says the script is full
+MAX_STEPS = 5000  # steps of one replay
+
+
+def board_for(preset):
+    """The shipped board a game is played on: the 40- and 56-square tracks for the Hebrew rule sets,
+    the 52-square cross for the other Ludo rule sets, the star for Chinese Checkers."""
+    family, rules = split_preset(preset)
+    if family == "checkers":
+        return "checkers"
+    if rules.startswith("hebrew-40"):
+        return "ludo40"
+    if rules.startswith("hebrew-56"):
+        return "ludo56"
+    return "ludo52"
+
+
+def new_seed():
+    """A fresh dice seed (64 hex digits), as the board draws one from its hardware entropy."""
+    return os.urandom(32).hex()
+
+
+def pieces_of(sim):
+    """The pieces on each cell as {cell id: [colour name, ...]} bottom to top ("?" for a piece of no
+    known colour), cells with none left out."""
+    board = sim.board
+    out = {}
+    for c in range(board.cell_count):
+        n = sim.counts[c]
+        if n:
+            colours = sim.colours[c]
+            out[board.cell_id(c)] = [(colours[k] if k < len(colours) else None) or "?" for k in range(n)]
+    return out
+
+
+def lit_of(referee, names):
+    """The lit LEDs as [led, name, meaning, colour or None], LED order: what the page writes beside each
+    LED for players who cannot tell the colours apart."""
+    out = []
+    for led, meaning, colour in referee.lights():
+        shown = lights.colour_name(colour) if colour else None
+        out.append([led, names.get(led, "led%d" % led), lights.meaning_name(meaning), shown])
+    return out
+
+
+class LiveTable:
+    """One game on the simulated board, played from the page in (scaled) real time.
+
+    preset: a game preset (checkers/2, ludo/classic/4, ...). board: a shipped board's name or a file
+    (default: board_for(preset)). settle_ms: how long a cell must read the same before the referee
+    believes it. analog: sensors that count stacked pieces. seed: the dice seed (default: a fresh one).
+    turn_clock: the Ludo turn clock (False, True for the rule set's, or seconds)."""
+
+    def __init__(
+        self, preset="checkers/2", board=None, settle_ms=200, analog=False, seed=None, turn_clock=False
+    ):
+        self.preset = preset
+        self.board_name = board or board_for(preset)
+        self.board = load_board(self.board_name)
+        self.seed = seed or new_seed()
+        self.settle_ms = settle_ms
+        self.analog = bool(analog)
+        self.turn_clock = turn_clock
+        try:
+            self.sim = Simulator(
+                self.board,
+                preset,
+                seed=self.seed,
+                frames="none",
+                analog=self.analog,
+                settle_ms=settle_ms,
+                turn_clock=turn_clock,
+            )
+        except BoardDefinitionError as exc:
+            raise BoardDefinitionError(
+                "board %s does not fit %s: %s" % (self.board_name, preset, str(exc).splitlines()[0])
+            ) from None
+        self.pin = FakePin(1)  # the die button: pulled up, pressed reads 0
+        self.button = Button(self.pin)
+        self.frame = bytearray(3 * self.board.led_count)
+        self.log = []  # (sim ms, words)
+        self.actions = []  # (sim ms, script line) of what was done, for script()
+        self.pressed_at = None
+        self.version = 0  # bumped whenever state() would say something new
+        self.verified = None  # the record's check at the game's end: a message
+        self.advance(TICK_MS)
+
+    # ---- time ---------------------------------------------------------------------------------------
+
+    @property
+    def now(self):
+        return self.sim.now
+
+    @property
+    def referee(self):
+        return self.sim.referee
+
+    def advance(self, until_ms):
+        """Run the referee's ticks up to until_ms of simulated time (the button polled each tick, as
+        the firmware's loop does). Returns True when something new happened."""
+        sim = self.sim
+        board = sim.sim
+        before = self.version
+        while sim.now < until_ms:
+            press = self.button.poll(sim.now)
+            ref = sim.referee
+            if ref.tick(board.read(sim.now), sim.now, press):
+                self.version += 1
+            for event in ref.take_events():
+                self._said(event)
+            sim.now += TICK_MS
+        return self.version != before
+
+    def render(self):
+        """The LED frame at this moment (GRB bytes, as the firmware writes them to the chain)."""
+        self.referee.render(self.now, self.frame)
+        return self.frame
+
+    def _said(self, event):
+        ref = self.referee
+        self.log.append((self.now, words(event, ref.adapter, ref.game)))
+        if event.get("event") == "game_over":
+            problems = ref.record.verify()
+            rolls, moves = ref.record.counts()
+            if problems:
+                self.verified = "the record does NOT verify: " + "; ".join(problems)
+            else:
+                self.verified = (
+                    "verified: %d rolls and %d moves agree with the seed, which matches the commitment"
+                    % (
+                        rolls,
+                        moves,
+                    )
+                )
+            self.log.append((self.now, self.verified))
+        self.version += 1
+
+    # ---- what the page does -------------------------------------------------------------------------
+
+    def act(self, message):
+        """Carry out one thing done on the page: a dict with "do" (lift, place, button, setup, clear,
+        power). NotationError naming the problem for anything that cannot be done; nothing changes."""
+        if not isinstance(message, dict):
+            raise NotationError('a request is a JSON object with a "do" key')
+        do = message.get("do")
+        sim = self.sim.sim
+        if len(self.actions) >= MAX_SCRIPT:
+            raise NotationError("this game's script is full (%d actions): start a new game" % MAX_SCRIPT)
+        if do == "lift":
+            cell = self._cell(message.get("cell"))
+            colour = _colour(message.get("colour"), "lift")
+            sim.lift(cell, colour)
+            piece = sim.hand[-1]
+            self._record("lift %s%s" % (cell, " " + piece if piece else ""))
+        elif do == "place":
+            cell = self._cell(message.get("cell"))
+            colour = _colour(message.get("colour"), "place")
+            if colour is None and not sim.hand:
+                raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
+            sim.place(cell, colour)
+            piece = sim.colours[sim.cells[cell]][-1]
+            self._record("place %s%s" % (cell, " " + piece if piece else ""))
+        elif do == "button":
+            down = message.get("down")
+            if not isinstance(down, bool):
+                raise NotationError('button: "down" is true (pressed) or false (let go)')
+            if down and self.pressed_at is None:
+                self.pin.value(0)
+                self.pressed_at = self.now
+            elif not down and self.pressed_at is not None:
+                self.pin.value(1)
+                held = max(TICK_MS, self.now - self.pressed_at)
+                self.actions.append((self.pressed_at, "press %d" % held, self.now))
+                self.pressed_at = None
+        elif do == "setup":
+            start = message.get("start")
+            if start is not None and not isinstance(start, str):
+                raise NotationError("setup: the start is a name like checkers/3 or a position")
+            try:
+                self.sim._setup(start or None)
+            except LudusError as exc:
+                raise NotationError("setup: %s" % exc) from None
+            self._record("setup" + (" " + start if start else ""))
+        elif do == "start":
+            text = message.get("position")
+            if not isinstance(text, str) or not text.strip() or "\n" in text:
+                raise NotationError("start: give a position in notation (one line), like the moves list's")
+            text = " ".join(text.split())
+            try:
+                for item in self.sim._start(text):
+                    if "event" in item:
+                        self._said(item)
+            except LudusError as exc:
+                raise NotationError("start: %s" % exc) from None
+            self._record("start " + text)
+        elif do == "clear":
+            sim.clear()
+            self._record("clear")
+        elif do == "power":
+            self._record("power")
+            for item in self.sim._do(_Power()):
+                if "event" in item:
+                    self._said(item)
+        else:
+            raise NotationError(
+                "unknown action %r (expected lift, place, button, setup, start, clear or power)" % (do,)
+            )
+        self.version += 1
+
+    def _cell(self, name):
+        if not isinstance(name, str) or name not in self.sim.sim.cells:
+            raise NotationError("no cell %r on board %s" % (name, self.board.name))
+        return name
+
+    def _record(self, line):
+        self.actions.append((self.now, line, self.now))
+
+    # ---- what the page shows ------------------------------------------------------------------------
+
+    def state(self):
+        """Everything the page draws but the frame: pieces, hand, situation, die, moves, log."""
+        ref = self.referee
+        game = ref.game
+        d = ref.describe()
+        out = {
+            "type": "state",
+            "preset": self.preset,
+            "board": self.board_name,
+            "t": self.now,
+            "phase": d["phase"],
+            "situation": d.get("situation"),
+            "turn": seat_colour(ref.adapter, game, d["turn"]) if "turn" in d else None,
+            "pieces": pieces_of(self.sim.sim),
+            "hand": [c or "?" for c in self.sim.sim.hand],
+            "lit": lit_of(ref, self.sim.names),
+            "die": ref.scene.die_shown() if ref.phase == 1 else [],
+            "moves": list(ref.record.actions) if game is not None else [],
+            "position": game.notation() if game is not None else None,
+            "commitment": ref.record.seed_sha256 if game is not None else None,
+            "seed": ref.record.seed if game is not None else None,
+            "verified": self.verified,
+            "log": [[t, text] for t, text in self.log[-MAX_LOG:]],
+            "settle_ms": self.settle_ms,
+            "analog": self.analog,
+            "button_down": self.pressed_at is not None,
+        }
+        return out
+
+    def script(self):
+        """What was done on the page as a `ludus play` script: the same actions at the same moments, so
+        `ludus play` (or the page's replay) shows what the page showed."""
+        lines = [
+            "# played in the Ludus simulator; replay it with:",
+            "# ludus play THIS_FILE --board %s --game %s --seed %s --settle-ms %d%s"
+            % (self.board_name, self.preset, self.seed, self.settle_ms, " --analog" if self.analog else ""),
+        ]
+        at = TICK_MS  # `ludus play` runs one tick before the first line
+        for k, (start, text, end) in enumerate(self.actions):
+            if start > at:
+                lines.append("wait %d" % (start - at))
+            at = end
+            nxt = self.actions[k + 1][0] if k + 1 < len(self.actions) else self.now
+            gap = max(0, nxt - end)
+            lines.append("%s @%d" % (text, gap))
+            at = end + gap
+        return "\n".join(lines) + "\n"
+
+    def record(self):
+        """The game so far as a record (JSON text): `ludus verify` checks it once the seed is revealed."""
+        if self.referee.game is None:
+            raise NotationError("no game has started yet: set up the pieces and press the die button")
+        return self.referee.record.to_json()
+
+
+class _Power:
+    # Simulator._do's power cut: the referee rebuilt from what a journal would hold
+    verb = "power"
+    args = ()
+    gap = 0
+    line = 0
+
+
+def _colour(value, verb):
+    if value is None:
+        return None
+    if value not in PIECE_COLOURS:
+        raise NotationError(
+            "%s: %r is not a piece colour (expected one of %s)" % (verb, value, ", ".join(PIECE_COLOURS))
+        )
+    return value
+
+
+# ---- replays ------------------------------------------------------------------------------------------
+
+_HEADER = re.compile(r"^#\s*ludus play\s+(.*)$", re.M)
+
+
+def script_options(text, default_board, default_game):
+    """The board, game, seed, settle time and sensors a script names in a `# ludus play ...` comment
+    (as the examples and saved scripts do), else the defaults given."""
+    opts = {"board": default_board, "game": default_game, "seed": None, "settle_ms": 200, "analog": False}
+    m = _HEADER.search(text)
+    if m is None:
+        return opts
+    words_ = m.group(1).split()
+    for k, w in enumerate(words_):
+        value = words_[k + 1] if k + 1 < len(words_) else None
+        if w == "--board" and value:
+            opts["board"] = value
+        elif w == "--game" and value:
+            opts["game"] = value
+        elif w == "--seed" and value:
+            opts["seed"] = value
+        elif w == "--settle-ms" and value and value.isdigit() and len(value) <= 5:
+            opts["settle_ms"] = int(value)
+        elif w == "--analog":
+            opts["analog"] = True
+    return opts
+
+
+def _shipped_board(name):
+    # a replay names a shipped board only: the page must not open files by name
+    if name not in paths.board_names():
+        raise NotationError(
+            "board %r: a replay names a shipped board (%s)" % (name, ", ".join(paths.board_names()))
+        )
+    return name
+
+
+def replay_script(text, board=None, game=None):
+    """The steps of a play script: after each line, the pieces, the frame, the lit LEDs, the log so
+    far. NotationError naming the line for a bad script."""
+    opts = script_options(text, board, game)
+    if not opts["game"]:
+        raise NotationError("the script names no game: add a '# ludus play ... --game PRESET' line")
+    opts["board"] = _shipped_board(opts["board"] or board_for(opts["game"]))
+    try:
+        split_preset(opts["game"])
+    except LudusError as exc:
+        raise NotationError(str(exc)) from None
+    table = LiveTable(
+        opts["game"],
+        opts["board"],
+        settle_ms=opts["settle_ms"],
+        analog=opts["analog"],
+        seed=opts["seed"] or "00" * 32,
+    )
+    actions = parse_script(text, table.board)
+    if len(actions) > MAX_STEPS:
+        raise NotationError(
+            "the script has %d actions; a replay shows at most %d" % (len(actions), MAX_STEPS)
+        )
+    sim = table.sim
+    steps = [_script_step(table, "start", 0)]
+    for action in actions:
+        sim.line = action.line
+        try:
+            for item in sim._do(action):
+                if "event" in item:
+                    table._said(item)
+        except LudusError as exc:
+            if action.verb != "expect":
+                raise NotationError("line %d: %s" % (action.line, exc)) from None
+            table.log.append((sim.now, "line %d: expectation not met: %s" % (action.line, exc)))
+        label = "line %d: %s %s" % (action.line, action.verb, " ".join(action.args))
+        steps.append(_script_step(table, label.strip(), action.line))
+    return {"kind": "script", "board": opts["board"], "game": opts["game"], "steps": steps}
+
+
+def _script_step(table, label, line):
+    st = table.state()
+    return {
+        "label": label,
+        "line": line,
+        "pieces": st["pieces"],
+        "hand": st["hand"],
+        "grb": bytes(table.render()).hex(),
+        "lit": st["lit"],
+        "die": st["die"],
+        "moves": st["moves"],
+        "log": [text for _, text in table.log],
+        "situation": st["situation"],
+        "turn": st["turn"],
+        "phase": st["phase"],
+    }
+
+
+def _board_of_game(game):
+    for name in ("checkers", "ludo52", "ludo40", "ludo56"):
+        board = load_board(name)
+        try:
+            board.bind(game.place_names)
+        except BoardDefinitionError:
+            continue
+        return name, board
+    raise NotationError("no shipped board has the places of this game")
+
+
+def replay_record(text):
+    """The steps of a game record: the pieces after each roll and move (a record has no lights: the
+    board's LEDs are not part of it). NotationError for a malformed record or an action that does not
+    apply."""
+    try:
+        record = GameRecord.from_json(text)
+        game = record._new_game(None)
+    except LudusError as exc:
+        raise NotationError("record: %s" % exc) from None
+    if len(record.actions) > MAX_STEPS:
+        raise NotationError(
+            "the record has %d actions; a replay shows at most %d" % (len(record.actions), MAX_STEPS)
+        )
+    board_name, board = _board_of_game(game)
+    family = "checkers" if board_name == "checkers" else "ludo"
+    adapter = adapter_for("checkers/2" if family == "checkers" else "ludo/classic")
+    table = SimBoard(board)
+    steps = []
+    log = []
+    problems = record.verify() if record.seed is not None else None
+
+    def step(label):
+        counts = bytearray(len(game.place_names))
+        game.fill_counts(counts)
+        table.fill(counts, game.place_names, game_colours(adapter, game))
+        steps.append(
+            {
+                "label": label,
+                "pieces": pieces_of(table),
+                "hand": [],
+                "grb": None,
+                "lit": [],
+                "die": [],
+                "moves": list(record.actions[: len(steps)]),
+                "log": list(log),
+                "turn": seat_colour(adapter, game, game.turn),
+                "phase": "play",
+                "situation": None,
+            }
+        )
+
+    step("start: %s" % record.start)
+    for i, action in enumerate(record.actions):
+        seat = game.turn
+        try:
+            apply_action(game, action)
+        except LudusError as exc:
+            raise NotationError("record action #%d %r: %s" % (i, action, exc)) from None
+        if action.startswith("roll "):
+            log.append(words({"event": "roll", "seat": seat, "value": action[5:]}, adapter, game))
+        else:
+            log.append(words({"event": "move", "seat": seat, "move": action}, adapter, game))
+        step("%d: %s" % (i + 1, action))
+    if problems is not None:
+        log.append(
+            "verified: the rolls agree with the seed"
+            if not problems
+            else "does NOT verify: " + "; ".join(problems)
+        )
+        steps[-1]["log"] = list(log)
+    return {"kind": "record", "board": board_name, "game": record.start, "steps": steps, "gap_ms": GAP_MS}

@@ -1,0 +1,351 @@
+"""The browser simulator without a browser: its table (the referee run against the clock), the play script
+and record it saves and replays, its web server's answers to good and bad requests, and `ludus sim`."""
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from ludus.errors import NotationError
+from ludus.record import GameRecord
+from ludus_host.sim_server import Settings, make_app
+from ludus_host.sim_table import LiveTable, replay_record, replay_script, script_options
+from ludus_host.simboard import Simulator, load_board, parse_script
+
+pytestmark = pytest.mark.cpython_only
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SEED = "00" * 32
+
+
+def move(table, a, b, carry=150, rest=500):
+    table.act({"do": "lift", "cell": a})
+    table.advance(table.now + carry)
+    table.act({"do": "place", "cell": b})
+    table.advance(table.now + rest)
+
+
+def press(table, held=100, rest=400):
+    table.act({"do": "button", "down": True})
+    table.advance(table.now + held)
+    table.act({"do": "button", "down": False})
+    table.advance(table.now + rest)
+
+
+def checkers_table():
+    t = LiveTable("checkers/2", seed=SEED)
+    t.act({"do": "setup"})
+    t.advance(t.now + 500)
+    move(t, "h7", "h16")
+    move(t, "h112", "h104")
+    move(t, "h2", "h7")  # a touch-down in a jump chain
+    move(t, "h7", "h29")
+    move(t, "h111", "h26")  # illegal
+    return t
+
+
+def test_checkers_on_the_live_table_jump_chain_illegal_and_undo():
+    t = checkers_table()
+    st = t.state()
+    assert st["moves"] == ["h7-h16", "h112-h104", "h2-h29"]
+    assert st["situation"] == "illegal"
+    lit = {name: meaning for _, name, meaning, _ in st["lit"]}
+    assert lit["h111"] == "way back" and lit["h26"] == "illegal"
+    assert "illegal: h111-h26" in st["log"][-1][1]
+    move(t, "h26", "h111")
+    assert t.state()["situation"] == "idle"
+    press(t, held=1000)  # a long press: undo the last move
+    st = t.state()
+    assert st["situation"] == "undo" and st["moves"] == ["h7-h16", "h112-h104"]
+    lit = {name: meaning for _, name, meaning, _ in st["lit"]}
+    assert lit["h29"] == "move from" and lit["h2"] == "move to"
+    move(t, "h29", "h2")
+    assert t.state()["situation"] == "idle"
+    assert t.state()["pieces"]["h2"] == ["red"]
+
+
+def test_the_saved_script_replays_what_the_page_saw():
+    t = checkers_table()
+    move(t, "h26", "h111")
+    press(t, held=1000)
+    script = t.script()
+    opts = script_options(script, None, None)
+    assert opts == {
+        "board": "checkers",
+        "game": "checkers/2",
+        "seed": SEED,
+        "settle_ms": 200,
+        "analog": False,
+    }
+    # ludus play's own simulator, as the command runs it
+    board = load_board("checkers")
+    sim = Simulator(board, "checkers/2", seed=SEED, frames="lights")
+    items = list(sim.run(parse_script(script, board)))
+    moves = [e["move"] for e in items if e.get("event") == "move"]
+    assert moves == ["h7-h16", "h112-h104", "h2-h29"]
+    assert items[-1]["actions"] == t.referee.record.actions
+    frames = [e for e in items if "lights" in e]
+    lit_here = [[name, meaning] for _, name, meaning, _ in t.state()["lit"]]
+    assert [e[:2] for e in frames[-1]["lights"]] == lit_here
+    # and the page's own replay of it ends where the table is
+    steps = replay_script(script)["steps"]
+    assert steps[-1]["pieces"] == t.state()["pieces"]
+    assert steps[-1]["moves"] == t.state()["moves"]
+
+
+def first_roll(position):
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    t.act({"do": "start", "position": position})
+    press(t)
+    return t.state()["die"][0]
+
+
+def test_ludo_capture_from_a_position_in_words():
+    v = first_roll("ludo classic seats=gr turn=g rolls=- g=t2,base,base,base r=t30,base,base,base")
+    target = "t%d" % (2 + v)
+    pos = "ludo classic seats=gr turn=g rolls=- g=t2,base,base,base r=%s,base,base,base" % target
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    t.act({"do": "start", "position": pos})
+    press(t)
+    assert t.state()["log"][-1][1] == "green rolled %d" % v
+    move(t, target, "red.base.3")  # the victim off first,
+    move(t, "t2", target)  # then the capture
+    st = t.state()
+    assert st["moves"][-1] == "%d green.0 t2-%s x red.0" % (v, target)
+    assert "red's token captured: put it in red's base" in st["log"][-1][1]
+    assert st["pieces"][target] == ["green"] and st["pieces"]["red.base.3"] == ["red"]
+    assert st["commitment"] and len(st["commitment"]) == 64
+
+
+def test_power_cut_on_the_live_table_keeps_the_game():
+    t = checkers_table()
+    move(t, "h26", "h111")
+    before = t.state()["moves"]
+    t.act({"do": "power"})
+    t.advance(t.now + 400)
+    st = t.state()
+    assert st["moves"] == before and st["situation"] == "idle"
+    assert any("power cut" in text for _, text in st["log"])
+    assert "power" in t.script()
+
+
+@pytest.mark.parametrize(
+    "message, words",
+    [
+        ({"do": "fly"}, "unknown action 'fly'"),
+        ({"do": "lift", "cell": "h500"}, "no cell 'h500'"),
+        ({"do": "lift", "cell": "h60"}, "there is no piece on h60"),
+        ({"do": "place", "cell": "h60"}, "no piece in the hand"),
+        ({"do": "place", "cell": "h60", "colour": "mauve"}, "'mauve' is not a piece colour"),
+        ({"do": "button", "down": "yes"}, '"down" is true'),
+        ({"do": "setup", "start": 7}, "setup: the start is a name"),
+        ({"do": "setup", "start": "checkers/9"}, "setup:"),
+        ({"do": "start", "position": "ludo nonsense"}, "start:"),
+        ({"do": "start", "position": ""}, "start: give a position"),
+        (["lift"], "a request is a JSON object"),
+    ],
+)
+def test_bad_actions_are_named_and_change_nothing(message, words):
+    t = LiveTable("checkers/2", seed=SEED)
+    before = (t.state()["pieces"], t.script())
+    with pytest.raises(NotationError) as exc:
+        t.act(message)
+    assert words in str(exc.value)
+    assert (t.state()["pieces"], t.script()) == before
+
+
+def test_replays_of_bad_scripts_and_records_say_what_is_wrong():
+    with pytest.raises(NotationError, match="line 2: unknown action 'jump'"):
+        replay_script("setup\njump h1\n", "checkers", "checkers/2")
+    with pytest.raises(NotationError, match="names no game"):
+        replay_script("setup\n")
+    with pytest.raises(NotationError, match="a replay names a shipped board"):
+        replay_script("# ludus play x --board /etc/passwd --game checkers/2\nsetup\n")
+    with pytest.raises(NotationError, match="record"):
+        replay_record('{"start": 5}')
+    with pytest.raises(NotationError, match="record"):
+        replay_record("{not json")
+
+
+def test_a_record_saved_from_the_table_replays_move_by_move():
+    t = checkers_table()
+    text = t.record()
+    record = GameRecord.from_json(text)
+    assert record.actions == ["h7-h16", "h112-h104", "h2-h29"]
+    steps = replay_record(text)["steps"]
+    assert len(steps) == 4
+    assert steps[0]["pieces"]["h7"] == ["red"] and "h16" not in steps[0]["pieces"]
+    assert steps[1]["pieces"]["h16"] == ["red"] and "h7" not in steps[1]["pieces"]
+    assert steps[3]["pieces"]["h29"] == ["red"] and steps[3]["moves"] == record.actions
+    assert steps[3]["log"][-1] == "red moved h2-h29"
+
+
+def test_a_script_replay_with_a_failed_expectation_shows_it():
+    steps = replay_script("setup\nmove h7 h16\nexpect turn 0\n", "checkers", "checkers/2")["steps"]
+    assert len(steps) == 4
+    assert "expectation not met" in steps[-1]["log"][-1]
+
+
+# ---- the server ---------------------------------------------------------------------------------------
+
+
+async def _client():
+    client = TestClient(TestServer(make_app(Settings("checkers/2", seed=SEED))))
+    await client.start_server()
+    return client
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_the_server_serves_its_page_and_nothing_else():
+    async def go():
+        c = await _client()
+        try:
+            r = await c.get("/")
+            assert r.status == 200 and '<svg id="board"' in await r.text()
+            assert (await c.get("/static/sim.js")).status == 200
+            for bad in (
+                "/static/../pyproject.toml",
+                "/static/%2e%2e%2fpyproject.toml",
+                "/static/sim.py",
+                "/static/..%2f..%2fREADME.md",
+                "/pyproject.toml",
+            ):
+                r = await c.get(bad)
+                assert r.status == 404, bad
+            r = await c.get("/api/boards/ludo52")
+            assert r.status == 200 and (await r.json())["game"] == "ludo52"
+            r = await c.get("/api/boards/..%2fpyproject")
+            assert r.status == 404 and "no shipped board" in (await r.json())["error"]
+            r = await c.get("/api/record")
+            assert r.status == 409 and "no game has started" in (await r.json())["error"]
+            r = await c.get("/api/script")
+            assert r.status == 200 and "--board checkers" in await r.text()
+        finally:
+            await c.close()
+
+    run(go())
+
+
+def test_bad_replay_requests_get_messages():
+    async def go():
+        c = await _client()
+        try:
+            r = await c.post("/api/replay", data="garbage")
+            assert r.status == 400 and "JSON" in (await r.json())["error"]
+            r = await c.post("/api/replay", json={"script": "x"})
+            assert r.status == 400 and '{"text"' in (await r.json())["error"]
+            r = await c.post("/api/replay", json={"text": "setup\nfly\n"})
+            assert r.status == 400 and "line 2" in (await r.json())["error"]
+            r = await c.post("/api/replay", data=b"x" * (3 * 1024 * 1024))
+            assert r.status == 413
+            text = open(os.path.join(ROOT, "examples", "checkers-jump-chain.play")).read()
+            r = await c.post("/api/replay", json={"text": text})
+            body = await r.json()
+            assert r.status == 200 and body["kind"] == "script" and len(body["steps"]) > 10
+            assert (await c.get("/")).status == 200  # still serving
+        finally:
+            await c.close()
+
+    run(go())
+
+
+def test_the_socket_takes_actions_and_answers_bad_ones():
+    async def go():
+        c = await _client()
+        try:
+            ws = await c.ws_connect("/ws")
+            hello = await ws.receive_json()
+            assert hello["type"] == "hello" and hello["board"]["game"] == "checkers"
+            assert "checkers/2" in hello["starts"]
+            await ws.send_str("{nope")
+            assert (await ws.receive_json())["type"] == "error"
+            await ws.send_json({"do": "lift", "cell": "h60"})
+            err = await ws.receive_json()
+            assert err == {"type": "error", "message": "lift h60: there is no piece on h60"}
+            await ws.send_bytes(b"\x00")
+            assert "JSON text" in (await ws.receive_json())["message"]
+            await ws.send_json({"do": "new", "game": "chess"})
+            assert "not one this page offers" in (await ws.receive_json())["message"]
+            await ws.send_json({"do": "speed", "value": 3})
+            assert (await ws.receive_json())["type"] == "error"
+            await ws.send_json({"do": "setup"})
+            seen = None
+            for _ in range(200):
+                msg = await ws.receive_json(timeout=5)
+                if msg["type"] == "state" and msg["phase"] == "play":
+                    seen = msg
+                    break
+            assert seen is not None and seen["pieces"]["h7"] == ["red"]
+            await ws.close()
+            # a page that went away mid-game leaves the table and the server as they were
+            ws = await c.ws_connect("/ws")
+            assert (await ws.receive_json())["state"]["phase"] == "play"
+            await ws.close()
+        finally:
+            await c.close()
+
+    run(go())
+
+
+# ---- the command --------------------------------------------------------------------------------------
+
+
+def _start(args):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ludus_host.cli", "sim", "--no-browser", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    lines = [proc.stdout.readline()]
+    return proc, lines
+
+
+def test_ludus_sim_starts_on_a_free_port_when_its_own_is_taken():
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    proc, lines = _start(["--port", str(port), "--game", "ludo/classic/4"])
+    try:
+        assert lines[0].startswith("Ludus simulator: http://127.0.0.1:")
+        url = lines[0].split()[2]
+        assert not url.endswith(":%d/" % port)
+        assert "was taken" in proc.stdout.readline()
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert r.status == 200
+        with urllib.request.urlopen(url + "api/script", timeout=10) as r:
+            assert "--game ludo/classic/4" in r.read().decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=20)
+        taken.close()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+
+
+def test_ludus_sim_refuses_bad_options_with_a_message():
+    r = subprocess.run(
+        [sys.executable, "-m", "ludus_host.cli", "sim", "--no-browser", "--host", "no-such-host.invalid"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2 and "ludus sim: --host no-such-host.invalid" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = subprocess.run(
+        [sys.executable, "-m", "ludus_host.cli", "sim", "--seed", "abc"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2 and "--seed: 64 hex digits" in r.stderr
