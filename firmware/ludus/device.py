@@ -42,6 +42,7 @@ _COMMANDS = (
     "games",
     "journal",
     "levels",
+    "frame",
     "light",
     "stop",
     "reset",
@@ -502,7 +503,7 @@ class Device:
         if name not in _COMMANDS:
             link.error(cmd, "unknown command %r (known: %s)" % (name, ", ".join(_COMMANDS)))
             return
-        needs_game = name in ("state", "new_game", "journal", "games", "levels", "light")
+        needs_game = name in ("state", "new_game", "journal", "games", "levels", "frame", "light")
         if needs_game and self.app is None:
             link.error(cmd, "not while in safe mode: %s" % (self.safe,))
             return
@@ -628,6 +629,12 @@ class Device:
     def _cmd_levels(self, cmd, link):
         levels = self.app.levels
         link.reply(cmd, {"ok": True, "levels": [levels[c] for c in range(len(levels))]})
+
+    def _cmd_frame(self, cmd, link):
+        # the LEDs as last written, GRB bytes in hex: what `ludus sim --device` shows of a real board
+        from binascii import hexlify
+
+        link.reply(cmd, {"ok": True, "grb": hexlify(self.app.sent).decode()})
 
     def _cmd_light(self, cmd, link):
         # calibration's hook: these LEDs in this colour, the game's lights paused; no leds: resume

@@ -5,6 +5,8 @@ and the moves (docs/simulator.md).
     ludus sim                          # http://127.0.0.1:8765/ (another free port if that one is taken)
     ludus sim --game ludo/classic/4 --no-browser
     ludus sim --host 0.0.0.0 --port 9000   # reachable from other machines: only on a network you trust
+    ludus sim --device /dev/ttyACM0    # show a real board live, from its USB link
+    ludus sim --pico --game ludo/classic/4   # the page drives the firmware on the emulated Pico
 
 Ctrl-C stops it."""
 
@@ -38,6 +40,17 @@ def add_arguments(parser):
     parser.add_argument("--analog", action="store_true", help="analog sensors that count stacked pieces")
     parser.add_argument(
         "--seed", default=None, help="dice seed, 64 hex digits (default: a fresh one per game)"
+    )
+    parser.add_argument(
+        "--device",
+        default=None,
+        metavar="PORT",
+        help="mirror a real board: its serial port (or exec:COMMAND), shown live from its USB link",
+    )
+    parser.add_argument(
+        "--pico",
+        action="store_true",
+        help="the emulated Pico as the table: the page's pieces and button on its pins (docs/emulator.md)",
     )
     parser.add_argument(
         "--speed",
@@ -109,10 +122,22 @@ def run(args):
         if not ok:
             raise SimError("--seed: 64 hex digits (32 bytes)")
     split_preset(args.game)
+    if args.device and args.pico:
+        raise SimError("--device and --pico: one table at a time")
+    sock = listen(args.host, args.port)  # first: a port that cannot be had is said before anything starts
+    if args.pico:
+        print("starting the emulated Pico (the firmware compiled, then booted: a minute at most)", flush=True)
     app = make_app(
-        Settings(args.game, settle_ms=args.settle_ms, analog=args.analog, seed=args.seed, speed=args.speed)
+        Settings(
+            args.game,
+            settle_ms=args.settle_ms,
+            analog=args.analog,
+            seed=args.seed,
+            speed=args.speed,
+            device=args.device,
+            pico=args.pico,
+        )
     )
-    sock = listen(args.host, args.port)
     url = url_of(sock, args.host)
 
     def ready():

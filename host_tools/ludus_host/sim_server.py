@@ -10,11 +10,13 @@ WebSocket {"type": "error"}) and the server goes on; files are served from the p
 
 import asyncio
 import json
+import threading
 import time
 from importlib import resources
 
 from aiohttp import WSMsgType, web
 from ludus.errors import LudusError
+from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
 from ludus_host.sim_table import GAMES, SPEEDS, LiveTable, board_for, replay_record, replay_script
@@ -29,7 +31,19 @@ PAGE_FILES = ("index.html", "sim.js", "sim.css")
 class Settings:
     """What `ludus sim` was started with."""
 
-    def __init__(self, preset="checkers/2", board=None, settle_ms=200, analog=False, seed=None, speed=1.0):
+    def __init__(
+        self,
+        preset="checkers/2",
+        board=None,
+        settle_ms=200,
+        analog=False,
+        seed=None,
+        speed=1.0,
+        device=None,
+        pico=False,
+    ):
+        self.device = device  # a board's port to mirror (ludus sim --device)
+        self.pico = pico  # the emulated Pico as the table (ludus sim --pico)
         self.preset = preset
         self.board = board
         self.settle_ms = settle_ms
@@ -45,13 +59,23 @@ class Hub:
         self.settings = settings
         self.sockets = set()
         self.speed = settings.speed
-        self.table = LiveTable(
-            settings.preset,
-            settings.board,
-            settle_ms=settings.settle_ms,
-            analog=settings.analog,
-            seed=settings.seed,
-        )
+        self.lock = threading.Lock()  # the table runs in a worker thread: one caller at a time
+        if settings.device:
+            from ludus_host.sim_mirror import DeviceMirror
+
+            self.table = DeviceMirror(settings.device)
+        elif settings.pico:
+            from ludus_host.sim_mirror import PicoTwin
+
+            self.table = PicoTwin(settings.preset, settings.board)
+        else:
+            self.table = LiveTable(
+                settings.preset,
+                settings.board,
+                settle_ms=settings.settle_ms,
+                analog=settings.analog,
+                seed=settings.seed,
+            )
         self._rebase()
         self.sent_version = -1
         self.sent_frame = b""
@@ -65,6 +89,10 @@ class Hub:
 
     def run(self):
         """One beat of the clock: the referee's ticks up to now; what changed, for the pages."""
+        with self.lock:
+            return self._run()
+
+    def _run(self):
         self.table.advance(self.target_ms())
         out = []
         if self.table.version != self.sent_version:
@@ -77,23 +105,42 @@ class Hub:
         return out
 
     def hello(self):
+        with self.lock:
+            return self._hello()
+
+    def _hello(self):
         t = self.table
+        mirror = getattr(t, "mirror", None)
+        starts = [] if mirror == "device" else [name for name, _ in adapter_for(t.preset).starts()]
         return {
             "type": "hello",
+            "mirror": mirror,
+            "source": self.settings.device if mirror == "device" else None,
             "games": [[p, w] for p, w in GAMES],
             "speeds": list(SPEEDS),
             "speed": self.speed,
             "preset": t.preset,
             "board_name": t.board_name,
             "board": json.loads(paths.read_text(paths.board_file(t.board_name) or t.board_name, "board")),
-            "starts": [name for name, _ in t.referee.adapter.starts()],
+            "starts": starts,
             "state": t.state(),
             "frame": bytes(t.render()).hex(),
+            "frame_t": t.now,
         }
 
     def control(self, message):
         """A page's message: a table action, or new/speed. Returns the messages for every page."""
+        with self.lock:
+            return self._control(message)
+
+    def _control(self, message):
         do = message.get("do") if isinstance(message, dict) else None
+        mirror = getattr(self.table, "mirror", None)
+        if mirror is not None and do in ("new", "speed"):
+            raise LudusError(
+                "this page shows %s: its game and clock are its own"
+                % ("the board on " + str(self.settings.device) if mirror == "device" else "the emulated Pico")
+            )
         if do == "new":
             preset = message.get("game", self.table.preset)
             if not isinstance(preset, str) or preset not in [p for p, _ in GAMES]:
@@ -109,7 +156,7 @@ class Hub:
             )
             self._rebase()
             self.sent_frame = b""
-            return [self.hello()]
+            return [self._hello()]
         if do == "speed":
             value = message.get("value")
             if value not in SPEEDS:
@@ -120,7 +167,7 @@ class Hub:
             return [{"type": "speed", "speed": value}]
         self.table.advance(self.target_ms())  # the action lands at this moment of the game
         self.table.act(message)
-        return self.run()
+        return self._run()
 
     async def broadcast(self, items):
         for ws in list(self.sockets):
@@ -141,7 +188,7 @@ async def _clock(app):
     while True:
         await asyncio.sleep(FRAME_MS / 1000)
         try:
-            items = hub.run()
+            items = await asyncio.to_thread(hub.run)
         except Exception as exc:  # the referee must never take the server down: say it, keep serving
             items = [{"type": "error", "message": "the table stopped: %s: %s" % (type(exc).__name__, exc)}]
             hub.table.version = hub.sent_version
@@ -155,6 +202,9 @@ async def _start_clock(app):
 
 async def _stop_clock(app):
     app[CLOCK].cancel()
+    close = getattr(app[HUB].table, "close", None)
+    if close is not None:
+        await asyncio.to_thread(close)
     for ws in list(app[HUB].sockets):
         await ws.close()
 
@@ -192,9 +242,12 @@ async def board_file(request):
 
 
 async def script(request):
-    table = request.app[HUB].table
+    try:
+        text = request.app[HUB].table.script()
+    except LudusError as exc:
+        return _error(409, str(exc))
     return web.Response(
-        text=table.script(),
+        text=text,
         content_type="text/plain",
         headers={"Content-Disposition": 'attachment; filename="ludus-sim.play"'},
     )
@@ -239,7 +292,7 @@ async def socket(request):
     await ws.prepare(request)
     hub.sockets.add(ws)
     try:
-        await ws.send_json(hub.hello())
+        await ws.send_json(await asyncio.to_thread(hub.hello))
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 if msg.type == WSMsgType.ERROR:
@@ -252,7 +305,7 @@ async def socket(request):
                 await ws.send_json({"type": "error", "message": "not JSON: %s" % exc})
                 continue
             try:
-                items = hub.control(message)
+                items = await asyncio.to_thread(hub.control, message)
             except LudusError as exc:
                 await ws.send_json({"type": "error", "message": str(exc)})
                 continue

@@ -53,6 +53,7 @@ SPEEDS = (0.25, 0.5, 1, 2, 4, 8)
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
 MAX_SCRIPT = 20000  # actions a live table records before it says the script is full
 MAX_STEPS = 5000  # steps of one replay
+MIN_PRESS_MS = 50  # the shortest press the page makes: past the button driver's 20 ms debounce
 
 
 def board_for(preset):
@@ -134,6 +135,7 @@ class LiveTable:
         self.log = []  # (sim ms, words)
         self.actions = []  # (sim ms, script line) of what was done, for script()
         self.pressed_at = None
+        self.release_at = None
         self.version = 0  # bumped whenever state() would say something new
         self.verified = None  # the record's check at the game's end: a message
         self.advance(TICK_MS)
@@ -155,6 +157,8 @@ class LiveTable:
         board = sim.sim
         before = self.version
         while sim.now < until_ms:
+            if self.release_at is not None:
+                self._release()
             press = self.button.poll(sim.now)
             ref = sim.referee
             if ref.tick(board.read(sim.now), sim.now, press):
@@ -163,6 +167,11 @@ class LiveTable:
                 self._said(event)
             sim.now += TICK_MS
         return self.version != before
+
+    def _release(self):
+        if self.release_at is not None and self.now >= self.release_at:
+            self.pin.value(1)
+            self.release_at = None
 
     def render(self):
         """The LED frame at this moment (GRB bytes, as the firmware writes them to the chain)."""
@@ -217,14 +226,17 @@ class LiveTable:
             down = message.get("down")
             if not isinstance(down, bool):
                 raise NotationError('button: "down" is true (pressed) or false (let go)')
-            if down and self.pressed_at is None:
+            if down and self.pressed_at is None and self.release_at is None:
                 self.pin.value(0)
                 self.pressed_at = self.now
             elif not down and self.pressed_at is not None:
-                self.pin.value(1)
-                held = max(TICK_MS, self.now - self.pressed_at)
-                self.actions.append((self.pressed_at, "press %d" % held, self.now))
+                # a tap shorter than the driver's debounce would be no press at all on the board; a
+                # key or a click is meant as one, so the button stays down that long
+                held = max(MIN_PRESS_MS, self.now - self.pressed_at)
+                self.actions.append((self.pressed_at, "press %d" % held, self.pressed_at + held))
+                self.release_at = self.pressed_at + held
                 self.pressed_at = None
+                self._release()
         elif do == "setup":
             start = message.get("start")
             if start is not None and not isinstance(start, str):
@@ -275,6 +287,7 @@ class LiveTable:
         ref = self.referee
         game = ref.game
         d = ref.describe()
+        dice = ref.adapter.has_dice
         out = {
             "type": "state",
             "preset": self.preset,
@@ -289,13 +302,13 @@ class LiveTable:
             "die": ref.scene.die_shown() if ref.phase == 1 else [],
             "moves": list(ref.record.actions) if game is not None else [],
             "position": game.notation() if game is not None else None,
-            "commitment": ref.record.seed_sha256 if game is not None else None,
-            "seed": ref.record.seed if game is not None else None,
+            "commitment": ref.record.seed_sha256 if game is not None and dice else None,
+            "seed": ref.record.seed if game is not None and dice else None,
             "verified": self.verified,
             "log": [[t, text] for t, text in self.log[-MAX_LOG:]],
             "settle_ms": self.settle_ms,
             "analog": self.analog,
-            "button_down": self.pressed_at is not None,
+            "button_down": self.pressed_at is not None or self.release_at is not None,
         }
         return out
 

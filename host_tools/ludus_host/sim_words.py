@@ -7,8 +7,9 @@ from ludus_host import lights
 
 
 def seat_colour(adapter, game, seat):
-    """A seat's colour name ("green"), or "seat N" when there is no game to ask."""
-    if game is None or not isinstance(seat, int):
+    """A seat's colour name ("green"), or "seat N" when it cannot be told (a Chinese Checkers seat's
+    colour is its point's, which only the game knows)."""
+    if adapter is None or not isinstance(seat, int):
         return "seat %s" % seat
     try:
         return lights.colour_name(adapter.colour(game, seat))
@@ -76,6 +77,8 @@ def words(event, adapter=None, game=None):
     if name == "undo_step":
         return "undo: a piece is back"
     if name == "new_game":
+        if adapter is not None and not adapter.has_dice:
+            return "new game: %s" % event.get("start")
         return "new game: %s; dice commitment %s" % (event.get("start"), event.get("seed_sha256"))
     if name == "restored":
         return "game continues: %s, %s actions kept" % (event.get("start"), event.get("actions"))

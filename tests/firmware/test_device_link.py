@@ -2,6 +2,7 @@
 bad lines refused, set_config, and the light command calibration uses. Runs on both runtimes."""
 
 import json
+from binascii import hexlify
 
 from device_bench import Bench
 
@@ -19,6 +20,7 @@ def test_commands_answer_with_their_id_and_bad_lines_are_refused():
     b.at(380, lambda: b.platform.serial.feed(b"{" + b"x" * 3000 + b"}\n"))
     b.at(420, lambda: b.send({"cmd": "state", "id": 6}))
     b.at(460, lambda: b.send({"cmd": "levels", "id": 7}))
+    b.at(500, lambda: b.send({"cmd": "frame", "id": 8}))
     b.run(700)
     replies = b.events(None, "reply")
     hello = [r for r in replies if r.get("id") == 1][0]
@@ -32,6 +34,9 @@ def test_commands_answer_with_their_id_and_bad_lines_are_refused():
     assert stats["tick"]["ticks"] > 0 and stats["journal"]["blocks"] == 2
     assert [r for r in replies if r.get("id") == 6][0]["referee"]["phase"] == "setup"
     assert len([r for r in replies if r.get("id") == 7][0]["levels"]) == 128
+    # the frame last written to the LEDs, as `ludus sim --device` mirrors it
+    grb = [r for r in replies if r.get("id") == 8][0]["grb"]
+    assert len(grb) == 6 * 127 and grb == hexlify(b.device.app.sent).decode()
 
 
 def test_set_config_refuses_a_bad_one_and_restarts_with_a_good_one():

@@ -22,7 +22,7 @@ def readme_commands():
 def test_readme_has_exactly_two_fresh_machine_commands():
     commands = readme_commands()
     assert len(commands) == 2, commands
-    assert commands[0].endswith("ludus demo")
+    assert commands[0].endswith("ludus sim")
     assert commands[1].endswith("pytest")
 
 

@@ -2,11 +2,13 @@
 and record it saves and replays, its web server's answers to good and bad requests, and `ludus sim`."""
 
 import asyncio
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
@@ -349,3 +351,145 @@ def test_ludus_sim_refuses_bad_options_with_a_message():
         timeout=60,
     )
     assert r.returncode == 2 and "--seed: 64 hex digits" in r.stderr
+
+
+# ---- mirrors ------------------------------------------------------------------------------------------
+
+
+class FakeLink:
+    """A board's USB link as ludus_host.cmd_monitor.Link gives it: lines in a queue, lines sent kept."""
+
+    def __init__(self, lines):
+        import queue
+
+        self.lines = queue.Queue()
+        for line in lines:
+            self.lines.put(line if isinstance(line, str) else json.dumps(line))
+        self.sent = []
+
+    def send(self, line):
+        self.sent.append(json.loads(line))
+
+    def close(self):
+        pass
+
+
+def test_a_mirror_shows_what_the_board_says():
+    from ludus_host.sim_mirror import DeviceMirror
+
+    board = load_board("ludo52")
+    frame = bytearray(3 * board.led_count)
+    frame[3 * 104 : 3 * 104 + 3] = b"\x80\x00\x00"  # the green turn LED, G R B
+    levels = [0] * board.channel_count
+    for cell in ("green.base.0", "green.base.1", "green.base.2", "t3", "red.base.0"):
+        levels[board.channel_of_cell[board.cell_ids.index(cell)]] = 1
+    pos = "ludo classic seats=gr turn=g rolls=- g=t3,base,base,base r=base,base,base,base"
+    record = json.dumps({"start": "ludo/classic/2", "actions": ["roll 6", "6 green.0 base-t0", "roll 3"]})
+    link = FakeLink(
+        [
+            "MicroPython noise that is not JSON",
+            {"event": "boot", "protocol": 1, "firmware": "0.1.0", "micropython": "1.28.0", "free": 1},
+            {"reply": "hello", "id": "sim-hello", "ok": True, "board": "ludo52", "game": "ludo/classic/2"},
+            {"event": "roll", "seat": 0, "value": 3},
+            {
+                "reply": "state",
+                "id": "sim",
+                "ok": True,
+                "referee": {"phase": "play", "situation": "idle", "turn": 0},
+                "position": pos,
+                "actions": 3,
+                "commitment": "ab" * 32,
+            },
+            {"reply": "journal", "id": "sim", "ok": True, "state": {"record": record}},
+            {"reply": "frame", "id": "sim", "ok": True, "grb": frame.hex()},
+            {"reply": "levels", "id": "sim", "ok": True, "levels": levels},
+            {"reply": "frame", "id": "sim", "ok": True, "grb": "zz"},  # garbage: the last good frame stays
+        ]
+    )
+    m = DeviceMirror("fake", link=link)
+    m.advance()
+    st = m.state()
+    assert st["mirror"] == "device" and st["board"] == "ludo52"
+    assert [text for _, text in st["log"]][:2] == [
+        "board started: firmware 0.1.0 on MicroPython 1.28.0, protocol 1, 1 bytes free",
+        "green rolled 3",
+    ]
+    assert st["phase"] == "play" and st["turn"] == "green" and st["commitment"] == "ab" * 32
+    assert st["moves"] == ["roll 6", "6 green.0 base-t0", "roll 3"]
+    assert st["pieces"] == {
+        "green.base.0": ["green"],
+        "green.base.1": ["green"],
+        "green.base.2": ["green"],
+        "t3": ["green"],
+        "red.base.0": ["red"],
+    }
+    assert bytes(m.render()) == bytes(frame)
+    asked = [c["cmd"] for c in link.sent]
+    assert asked[0] == "hello" and {"state", "journal", "frame", "levels"} <= set(asked)
+    with pytest.raises(NotationError, match="move the pieces on the board itself"):
+        m.act({"do": "lift", "cell": "t3"})
+    with pytest.raises(NotationError, match="ludus monitor fake --games"):
+        m.record()
+
+
+def test_a_mirror_of_a_board_that_does_not_answer_says_so():
+    from ludus_host.sim_mirror import DeviceMirror, MirrorError
+
+    with pytest.raises(MirrorError, match="link closed before it said hello"):
+        DeviceMirror("fake", link=_closed())
+    with pytest.raises(MirrorError, match="not a board this simulator knows"):
+        DeviceMirror("fake", link=FakeLink([{"reply": "hello", "ok": True, "board": "chess", "game": "x"}]))
+
+
+def _closed():
+    link = FakeLink([])
+    link.lines.put(None)
+    return link
+
+
+@pytest.mark.slow
+def test_a_mirror_of_the_firmware_on_the_unix_port(tmp_path):
+    from ludus_host.sim_mirror import DeviceMirror
+    from tools import tool
+
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"board": "checkers", "game": "checkers"}))
+    tree = tmp_path / "tree"
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ludus_host.cli",
+            "flash",
+            "--stage",
+            str(tree),
+            "--march",
+            "x64",
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    port = "exec:%s -X heapsize=512K %s %s" % (
+        tool("micropython"),
+        os.path.join(ROOT, "tests", "unix_board.py"),
+        tree,
+    )
+    m = DeviceMirror(port)
+    try:
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            m.advance()
+            st = m.state()
+            if any("self-test passed" in t for _, t in st["log"]) and m.shown.frames:
+                break
+            time.sleep(0.05)
+        st = m.state()
+        assert any("self-test passed: 127 LEDs, 128 sensors" in t for _, t in st["log"]), st["log"]
+        assert st["board"] == "checkers" and st["phase"] == "setup" and st["pieces"] == {}
+        assert m.shown.frames and bytes(m.render()) == bytes(3 * 127)  # an empty board in setup: dark
+    finally:
+        m.close()

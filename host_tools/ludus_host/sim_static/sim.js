@@ -53,7 +53,7 @@ function connect() {
     try { msg = JSON.parse(m.data); } catch (e) { showError("the server sent something that is not JSON"); return; }
     if (msg.type === "hello") hello(msg);
     else if (msg.type === "state") { view.state = msg; if (!view.replay) showState(msg); }
-    else if (msg.type === "frame") { view.frame = msg.grb; if (!view.replay) showFrame(msg.grb); }
+    else if (msg.type === "frame") { view.frame = msg.grb; view.frameT = msg.t; if (!view.replay) showFrame(msg.grb); }
     else if (msg.type === "speed") $("speed").value = String(msg.speed);
     else if (msg.type === "error") showError(msg.message);
   };
@@ -71,6 +71,16 @@ function send(msg) {
 }
 
 function hello(msg) {
+  view.mirror = msg.mirror;
+  document.body.classList.toggle("mirror-device", msg.mirror === "device");
+  document.body.classList.toggle("mirror-pico", msg.mirror === "pico");
+  const note = $("mirror-note");
+  note.hidden = !msg.mirror;
+  note.textContent = msg.mirror === "device"
+    ? `Showing the board on ${msg.source} live: its LEDs as it lights them, its pieces where its sensors read them.`
+    : msg.mirror === "pico"
+      ? "The table is the emulated Pico: your pieces and presses go to its pins, its LEDs are decoded from the chain. It runs at about a quarter of real time."
+      : "";
   const game = $("game");
   game.textContent = "";
   for (const [preset, words] of msg.games) {
@@ -95,6 +105,7 @@ function hello(msg) {
   $("sensors").value = msg.state.analog ? "analog" : "presence";
   view.state = msg.state;
   view.frame = msg.frame;
+  view.frameT = msg.frame_t;
   view.live = { board: msg.board, boardName: msg.board_name };
   if (view.replay) return; // the replay stays on show; the live table is shown on leaving it
   view.board = msg.board;

@@ -1,0 +1,436 @@
+"""The simulator's page showing firmware that runs elsewhere: a real board over its USB link (`ludus sim
+--device PORT`), or the emulated Pico with the board around it (`ludus sim --pico`), where the page's
+pieces and die button become pin levels and the LED frames are decoded from the data pin.
+
+Both speak the board's USB protocol (docs/usb-protocol.md): its events are the log, the `state` and
+`journal` replies give the position and the moves, and the LEDs are the firmware's own frame (the
+`frame` command on a board; the WS2812 chain decoded on the emulated Pico). The page's state has the
+same keys as ludus_host.sim_table.LiveTable's, so one page shows all three. Neither knows the meaning of
+each lit LED (the firmware sends colours, not meanings), so the page shows no signs beside them."""
+
+import json
+import os
+import queue
+import time
+
+from ludus.errors import LudusError, NotationError
+from ludus.referee.presets import adapter_for
+
+from ludus_host import paths
+from ludus_host.sim_table import MAX_LOG, pieces_of
+from ludus_host.sim_words import seat_colour, words
+from ludus_host.simboard import SimBoard, game_colours, load_board
+
+FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
+LEVELS_POLL_MS = 250  # ... and for its sensors
+HELLO_S = 10  # how long a board has to answer hello
+DEVICE_EVENTS = ("boot", "self_test", "journal", "fault", "safe_mode", "stopped")
+ANALOG_ONE, ANALOG_TWO = 12000, 32000  # analog readings taken as one / two magnets (the defaults' midpoints)
+
+
+class MirrorError(LudusError):
+    """The board cannot be shown: it does not answer, or has a board this page does not know."""
+
+
+class _Shown:
+    """What a board said, kept for the page: the game's position, moves, log and LED frame."""
+
+    def __init__(self, board_name, preset):
+        if board_name not in paths.board_names():
+            raise MirrorError("the board says it is %r: not a board this simulator knows" % (board_name,))
+        self.board_name = board_name
+        self.preset = preset
+        self.board = load_board(board_name)
+        self.adapter = adapter_for(preset)
+        self.frame = bytearray(3 * self.board.led_count)
+        self.frames = 0  # frames taken from the firmware
+        self.log = []
+        self.version = 0
+        self.referee = {"phase": "setup"}
+        self.position = None
+        self.game = None
+        self.moves = []
+        self.commitment = None
+        self.seed = None
+        self.verified = None
+        self.settle_ms = None
+        self.analog = False
+
+    def said(self, item, now):
+        """One JSON line from the firmware. Returns True when the game's state should be asked for."""
+        if "event" in item:
+            name = item["event"]
+            self.log.append((now, self._words(item)))
+            if name == "game_over":
+                self.seed = item.get("seed")
+            if name == "new_game":
+                self.commitment = item.get("seed_sha256")
+            self.version += 1
+            return name not in DEVICE_EVENTS or name == "journal"
+        reply = item.get("reply")
+        if reply == "state" and item.get("ok"):
+            self.referee = item.get("referee") or {}
+            self.position = item.get("position")
+            self.commitment = item.get("commitment") if self.adapter.has_dice else None
+            self.game = self._game()
+            self.version += 1
+        elif reply == "journal" and item.get("ok"):
+            state = item.get("state") or {}
+            try:
+                record = json.loads(state.get("record", "{}")) if isinstance(state, dict) else {}
+            except ValueError:
+                record = {}
+            self.moves = list(record.get("actions", [])) if isinstance(record, dict) else []
+            self.version += 1
+        elif reply == "frame" and item.get("ok"):
+            self.take_frame(item.get("grb", ""))
+        elif reply is not None and item.get("ok") is False:
+            self.log.append((now, "the board refused %s: %s" % (reply, item.get("error"))))
+            self.version += 1
+        return False
+
+    def take_frame(self, hex_text):
+        try:
+            frame = bytes.fromhex(hex_text)
+        except (TypeError, ValueError):
+            return
+        if len(frame) == len(self.frame):
+            self.frame[:] = frame
+            self.frames += 1
+
+    def _game(self):
+        if not self.position:
+            return None
+        try:
+            return self.adapter.position(self.position)
+        except LudusError:
+            return None
+
+    def _words(self, item):
+        if item.get("event") in DEVICE_EVENTS:
+            from ludus_host.cmd_monitor import describe
+
+            return describe(item)
+        return words(item, self.adapter, self.game)
+
+    def state(self, pieces, hand, now, mirror):
+        ref = self.referee
+        turn = ref.get("turn")
+        return {
+            "type": "state",
+            "mirror": mirror,
+            "preset": self.preset,
+            "board": self.board_name,
+            "t": now,
+            "phase": ref.get("phase", "setup"),
+            "situation": ref.get("situation"),
+            "turn": seat_colour(self.adapter, self.game, turn) if turn is not None else None,
+            "pieces": pieces,
+            "hand": hand,
+            "lit": [],
+            "die": [],
+            "moves": self.moves,
+            "position": self.position,
+            "commitment": self.commitment,
+            "seed": self.seed,
+            "verified": self.verified,
+            "log": [[t, text] for t, text in self.log[-MAX_LOG:]],
+            "settle_ms": self.settle_ms,
+            "analog": self.analog,
+            "button_down": False,
+        }
+
+
+class DeviceMirror:
+    """A board on a serial port (or exec:COMMAND, ludus_host.cmd_monitor.Link), shown live; the page
+    cannot move its pieces."""
+
+    mirror = "device"
+
+    def __init__(self, port, link=None):
+        from ludus_host.cmd_monitor import Link
+
+        self.port = port
+        self.link = link or Link(port)
+        self.t0 = time.monotonic()
+        hello = self._hello()
+        self.shown = _Shown(hello.get("board"), hello.get("game"))
+        self.board = self.shown.board
+        self.board_name = self.shown.board_name
+        self.preset = self.shown.preset
+        self.levels = None
+        self.last_frame = self.last_levels = -(10**9)
+        self._ask("state")
+        self._ask("journal")
+
+    @property
+    def now(self):
+        return int((time.monotonic() - self.t0) * 1000)
+
+    @property
+    def version(self):
+        return self.shown.version
+
+    def _hello(self):
+        self.link.send(json.dumps({"cmd": "hello", "id": "sim-hello"}))
+        end = time.monotonic() + HELLO_S
+        early = []
+        while time.monotonic() < end:
+            try:
+                line = self.link.lines.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise MirrorError("%s: the board's link closed before it said hello" % self.port)
+            item = _json(line)
+            if item is None:
+                continue
+            if item.get("reply") == "hello" and item.get("ok"):
+                self._early = early
+                return item
+            early.append(item)
+            if item.get("reply") == "hello":
+                raise MirrorError("%s: the board cannot play: %s" % (self.port, item.get("error")))
+        raise MirrorError(
+            "%s: no hello from the board in %d s (is the firmware running?)" % (self.port, HELLO_S)
+        )
+
+    def _ask(self, name):
+        try:
+            self.link.send(json.dumps({"cmd": name, "id": "sim"}))
+        except LudusError as exc:
+            self.shown.log.append((self.now, "cannot ask the board: %s" % exc))
+
+    def advance(self, until_ms=None):
+        now = self.now
+        shown = self.shown
+        for item in getattr(self, "_early", []):
+            shown.said(item, now)
+        self._early = []
+        ask = False
+        while True:
+            try:
+                line = self.link.lines.get_nowait()
+            except queue.Empty:
+                break
+            if line is None:
+                shown.log.append((now, "the board's link closed"))
+                shown.version += 1
+                self.link = _Closed()
+                break
+            item = _json(line)
+            if item is None:
+                continue
+            if item.get("reply") == "levels" and item.get("ok"):
+                levels = item.get("levels")
+                if isinstance(levels, list) and len(levels) == self.board.channel_count:
+                    if levels != self.levels:
+                        self.levels = levels
+                        shown.version += 1
+                continue
+            ask = shown.said(item, now) or ask
+        if ask:
+            self._ask("state")
+            self._ask("journal")
+        if now - self.last_frame >= FRAME_POLL_MS:
+            self.last_frame = now
+            self._ask("frame")
+        if now - self.last_levels >= LEVELS_POLL_MS:
+            self.last_levels = now
+            self._ask("levels")
+
+    def render(self):
+        return self.shown.frame
+
+    def pieces(self):
+        """The pieces where the board's sensors read them, coloured as the game has them where it can."""
+        if self.levels is None:
+            return {}
+        board = self.board
+        sim = SimBoard(board)
+        colours = {}
+        if self.shown.game is not None:
+            colours = game_colours(self.shown.adapter, self.shown.game)
+        taken = {}
+        for c in range(board.cell_count):
+            v = self.levels[board.channel_of_cell[c]]
+            n = v if v < 3 else (2 if v >= ANALOG_TWO else 1 if v >= ANALOG_ONE else 0)
+            if not n:
+                continue
+            place = board.place_names[board.place_of_cell[c]]
+            for _ in range(n):
+                k = taken.get(place, 0)
+                have = colours.get(place, [])
+                sim.counts[c] += 1
+                sim.colours[c].append(have[k] if k < len(have) else None)
+                taken[place] = k + 1
+        return pieces_of(sim)
+
+    def state(self):
+        return self.shown.state(self.pieces(), [], self.now, self.mirror)
+
+    def act(self, message):
+        raise NotationError(
+            "this page mirrors the board on %s: move the pieces on the board itself" % self.port
+        )
+
+    def script(self):
+        raise NotationError("a mirror records no play script: the board's own journal keeps its game")
+
+    def record(self):
+        raise NotationError(
+            "a mirror keeps no record: `ludus monitor %s --games --save DIR` saves the board's finished games"
+            % self.port
+        )
+
+    def close(self):
+        self.link.close()
+
+
+class _Closed:
+    lines: queue.Queue = queue.Queue()
+
+    def send(self, line):
+        raise MirrorError("the board's link is closed")
+
+    def close(self):
+        pass
+
+
+def _json(line):
+    try:
+        item = json.loads(line)
+    except ValueError:
+        return None
+    return item if isinstance(item, dict) else None
+
+
+class PicoTwin:
+    """The emulated Pico running the flashed firmware, with the page's pieces and button on its pins.
+    Its clock runs as fast as the emulator can (about a quarter of real time)."""
+
+    mirror = "pico"
+    RUN_MS = 40  # emulated time per beat of the page's clock
+
+    def __init__(self, preset, board_name=None):
+        from ludus_host.device_tree import stage
+        from ludus_host.pico import booted_pico
+        from ludus_host.sim_table import board_for
+
+        board_name = board_name or board_for(preset)
+        self.shown = _Shown(board_name, preset)
+        self.board = self.shown.board
+        self.board_name = board_name
+        self.preset = preset
+        config = {"board": board_name, "game": preset}
+        tree = os.path.join(paths.ROOT, "build", "pico-tree-" + board_name)
+        stage(tree, json.dumps(config), "files", "armv6m")
+        from ludus.config import read_config
+
+        full = read_config(json.dumps(config))[0]
+        self.pico = booted_pico(tree, self.board, full)
+        self.sim = SimBoard(self.board)
+        self.seen = 0
+        self.frames_seen = 0
+        self.lines_sent = bytearray(b"\x01" * self.board.channel_count)  # 1: no magnet
+        self.shown.log.append((0, "the emulated Pico is starting (about 6 s of its time)"))
+        self.pending = []  # link commands to send once it runs
+
+    @property
+    def now(self):
+        return int(self.pico.ms)
+
+    @property
+    def version(self):
+        return self.shown.version
+
+    def advance(self, until_ms=None):
+        pico = self.pico
+        pico.run(self.RUN_MS)
+        shown = self.shown
+        ask = False
+        for item in pico.events[self.seen :]:
+            if item.get("event") == "self_test":
+                ask = True
+            ask = shown.said(item, self.now) or ask
+        self.seen = len(pico.events)
+        if len(pico.frames) > self.frames_seen:
+            shown.take_frame(pico.frames[-1][1])
+            self.frames_seen = len(pico.frames)
+        if ask:
+            for name in ("state", "journal"):
+                pico.send(json.dumps({"cmd": name, "id": "sim"}) + "\n")
+
+    def render(self):
+        return self.shown.frame
+
+    def _lines(self):
+        board = self.board
+        changes = {}
+        for c in range(board.cell_count):
+            ch = board.channel_of_cell[c]
+            level = 0 if self.sim.counts[c] else 1
+            if self.lines_sent[ch] != level:
+                self.lines_sent[ch] = level
+                changes[ch] = level
+        if changes:
+            self.pico.lines(changes)
+
+    def act(self, message):
+        if not isinstance(message, dict):
+            raise NotationError('a request is a JSON object with a "do" key')
+        do = message.get("do")
+        sim = self.sim
+        if do in ("lift", "place"):
+            cell = message.get("cell")
+            if not isinstance(cell, str) or cell not in sim.cells:
+                raise NotationError("no cell %r on board %s" % (cell, self.board.name))
+            colour = message.get("colour")
+            if do == "lift":
+                sim.lift(cell, colour)
+            else:
+                if colour is None and not sim.hand:
+                    raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
+                sim.place(cell, colour)
+        elif do == "button":
+            if not isinstance(message.get("down"), bool):
+                raise NotationError('button: "down" is true (pressed) or false (let go)')
+            self.pico.press(message["down"])
+        elif do == "setup":
+            start = message.get("start") or self.preset
+            adapter = self.shown.adapter
+            try:
+                game = adapter.position(start)
+            except LudusError as exc:
+                raise NotationError("setup: %s" % exc) from None
+            counts = bytearray(len(game.place_names))
+            game.fill_counts(counts)
+            sim.fill(counts, game.place_names, game_colours(adapter, game))
+        elif do == "clear":
+            sim.clear()
+        elif do == "power":
+            self.pico.cut(0)
+            self.pico.power_on()
+            self.shown.log.append((self.now, "power cut: the emulated Pico starts again from its flash"))
+        elif do == "start":
+            raise NotationError("the emulated Pico starts a game from the pieces on it: set up a start")
+        else:
+            raise NotationError("unknown action %r" % (do,))
+        self._lines()
+        self.shown.version += 1
+
+    def state(self):
+        return self.shown.state(pieces_of(self.sim), [c or "?" for c in self.sim.hand], self.now, self.mirror)
+
+    def script(self):
+        raise NotationError(
+            "the emulated Pico's page records no play script yet: use the simulator's own table"
+        )
+
+    def record(self):
+        raise NotationError(
+            "`ludus monitor` on `ludus emulate`'s port saves the emulated board's finished games"
+        )
+
+    def close(self):
+        self.pico.close()
