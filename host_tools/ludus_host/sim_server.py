@@ -13,6 +13,7 @@ import json
 import threading
 import time
 from importlib import resources
+from typing import Any
 
 from aiohttp import WSMsgType, web
 from ludus.errors import LudusError
@@ -60,6 +61,8 @@ class Hub:
         self.sockets = set()
         self.speed = settings.speed
         self.lock = threading.Lock()  # the table runs in a worker thread: one caller at a time
+        # a LiveTable, or one of ludus_host.sim_mirror's: the same few methods and state() keys
+        self.table: Any
         if settings.device:
             from ludus_host.sim_mirror import DeviceMirror
 

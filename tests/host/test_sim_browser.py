@@ -408,7 +408,6 @@ def test_the_page_fits_a_phone(browser, served):
 @pytest.fixture
 def twin():
     from ludus.errors import LudusError
-
     from ludus_host import pico
 
     try:
