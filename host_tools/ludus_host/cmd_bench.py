@@ -78,6 +78,11 @@ def add_arguments(parser):
         choices=("cases", "games", "cuts"),
         help="with --pico: only this part (repeatable)",
     )
+    parser.add_argument(
+        "--sim",
+        action="store_true",
+        help="measure the browser simulator's server instead (docs/simulator.md)",
+    )
     parser.add_argument("--cuts", type=whole(0, 1000), default=25, help="with --pico: how many power cuts")
     parser.add_argument(
         "--pico-game",
@@ -334,6 +339,13 @@ def extra_figures(rows, ludopy_games):
 
 
 def run(args):
+    if args.sim:
+        from ludus_host import sim_bench
+
+        figures = sim_bench.run()
+        if args.json:
+            write_atomically(args.json, json.dumps(figures, indent=1))
+        return 0
     if args.pico:
         from ludus_host import pico_bench
 

@@ -16,7 +16,7 @@ import random
 import sys
 import time
 
-from ludus.errors import LudusError
+from ludus.errors import LudusError, NotationError
 
 from ludus_host.args import output_file, whole
 
@@ -73,6 +73,23 @@ SEEDS = {
         "setup\nmove h7 h16\nmove h112 h104\n",
         "lift h2 @50\nplace h7\nexpect situation pending\nwait 3000\n",
         "start checkers/2\ndie 3\npress\nlong\npower\nflicker h7 40\nslide h7 h16 h26\n",
+    ],
+    # what a page sends the simulator over its WebSocket (ludus_host.sim_server)
+    "sim request": [
+        '{"do": "setup", "start": "checkers/2"}',
+        '{"do": "lift", "cell": "h7"}',
+        '{"do": "place", "cell": "h16", "colour": "red"}',
+        '{"do": "button", "down": true}',
+        '{"do": "button", "down": false}',
+        '{"do": "start", "position": "%s"}' % CHECKERS_START,
+        '{"do": "new", "game": "ludo/classic/4", "settle_ms": 200, "analog": false}',
+        '{"do": "speed", "value": 2}',
+        '{"do": "power"}',
+    ],
+    # what a page asks the simulator to replay (a play script, or a record: made at start)
+    "sim replay": [
+        "# ludus play x --board checkers --game checkers/2\nsetup\nmove h7 h16\nmove h112 h104\n",
+        "# ludus play x --board ludo52 --game ludo/classic/2\nstart %s\ndie 3\npress\n" % LUDO_POSITION,
     ],
 }
 
@@ -138,6 +155,25 @@ def entry_points():
             for _ in Simulator(board, "checkers/2").run(actions):
                 pass
 
+    from ludus_host.sim_server import Hub, Settings
+    from ludus_host.sim_table import replay_record, replay_script
+
+    hub = Hub(Settings("checkers/2", seed="00" * 32))
+
+    def sim_request(text):
+        # as the server takes a WebSocket message: JSON first, then the hub's own checks
+        try:
+            message = json.loads(text)
+        except ValueError as exc:
+            raise NotationError("not JSON: %s" % exc) from None
+        hub.control(message)
+
+    def sim_replay(text):
+        if text.lstrip().startswith("{"):
+            replay_record(text)
+        elif text.count("\n") <= 30:
+            replay_script(text, "checkers", "checkers/2")
+
     return {
         "position": position,
         "ludo move": ludo_game.parse_move,
@@ -149,6 +185,8 @@ def entry_points():
         "calibration": Calibration.from_json,
         "config": read_config,
         "play script": script,
+        "sim request": sim_request,
+        "sim replay": sim_replay,
     }
 
 
@@ -158,6 +196,7 @@ def seeds():
     out["board"] = [_board_seed()]
     out["calibration"] = [_calibration_seed()]
     out["config"] = [_config_seed()]
+    out["sim replay"].append(_record_seed())
     return out
 
 

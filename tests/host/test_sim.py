@@ -493,3 +493,93 @@ def test_a_mirror_of_the_firmware_on_the_unix_port(tmp_path):
         assert m.shown.frames and bytes(m.render()) == bytes(3 * 127)  # an empty board in setup: dark
     finally:
         m.close()
+
+
+def _counts(game):
+    counts = bytearray(len(game.place_names))
+    game.fill_counts(counts)
+    return counts
+
+
+def carry_out(t, move_text):
+    """A move's pieces moved on the table as a player moves them: what leaves lifted, then what
+    arrives put down, each piece in the colour the game has it."""
+    from ludus.games import position
+
+    from ludus_host.simboard import game_colours
+
+    game = t.referee.game
+    after_game = position(game.notation())
+    after_game.push(after_game.parse_move(move_text))
+    before, after = _counts(game), _counts(after_game)
+    want = game_colours(t.referee.adapter, after_game)
+    board, sim = t.board, t.sim.sim
+    puts = []
+    for p, name in enumerate(game.place_names):
+        cells = [board.cell_id(c) for c in board.cells_of_place(board.place_id(name))]
+        for _ in range(before[p] - after[p]):
+            t.act({"do": "lift", "cell": next(c for c in cells if sim.counts[sim.cells[c]])})
+        if after[p] > before[p]:
+            have = list(sim.table().get(name, []))
+            missing = list(want.get(name, []))
+            for colour in have:
+                if colour in missing:
+                    missing.remove(colour)
+            for k in range(after[p] - before[p]):
+                puts.append(
+                    (
+                        next(c for c in cells if not sim.counts[sim.cells[c]])
+                        if len(cells) > 1
+                        else cells[0],
+                        missing[k],
+                    )
+                )
+    t.advance(t.now + 150)
+    for cell, colour in puts:
+        t.act({"do": "place", "cell": cell, "colour": colour})
+    t.advance(t.now + 500)
+
+
+def test_a_dice_game_to_its_end_reveals_the_seed_and_verifies():
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    t.act(
+        {
+            "do": "start",
+            "position": "ludo classic seats=gr turn=g rolls=- g=home,home,home,c3 r=home,home,home,c3",
+        }
+    )
+    t.advance(t.now + 100)
+    commitment = t.state()["commitment"]
+    assert commitment and t.state()["seed"] is None  # the seed stays secret while the game is on
+    for _ in range(300):
+        if t.state()["phase"] == "over":
+            break
+        game = t.referee.game
+        if game.awaiting_roll():
+            press(t)
+            continue
+        carry_out(t, str(game.legal_moves()[0]))
+    st = t.state()
+    assert st["phase"] == "over", st["log"][-3:]
+    assert st["seed"] and st["commitment"] == commitment
+    assert st["verified"].startswith("verified: ") and "agree with the seed" in st["verified"]
+    assert any(text.startswith("game over: 1. ") for _, text in st["log"])
+    record = GameRecord.from_json(t.record())
+    assert record.verify() == [] and record.seed_sha256 == commitment
+
+
+@pytest.mark.slow
+def test_ludus_bench_sim_prints_its_figures(tmp_path):
+    out = tmp_path / "sim.json"
+    r = subprocess.run(
+        [sys.executable, "-m", "ludus_host.cli", "bench", "--sim", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "action -> state over the WebSocket: median" in r.stdout
+    figures = json.loads(out.read_text())
+    assert figures["replay_steps"] == 16
+    assert 0 < figures["beat_median_us"] <= figures["beat_worst_us"]
+    assert 0 < figures["action_to_state_median_ms"] <= figures["action_to_state_worst_ms"]
