@@ -505,7 +505,6 @@ def carry_out(t, move_text):
     """A move's pieces moved on the table as a player moves them: what leaves lifted, then what
     arrives put down, each piece in the colour the game has it."""
     from ludus.games import position
-
     from ludus_host.simboard import game_colours
 
     game = t.referee.game
