@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from ludus.errors import NotationError
 from ludus.record import GameRecord
 from ludus_host.sim_server import Settings, make_app
-from ludus_host.sim_table import LiveTable, replay_record, replay_script, script_options
+from ludus_host.sim_table import GAMES, LiveTable, replay_record, replay_script, script_options
 from ludus_host.simboard import Simulator, load_board, parse_script
 
 pytestmark = pytest.mark.cpython_only
@@ -582,3 +582,17 @@ def test_ludus_bench_sim_prints_its_figures(tmp_path):
     assert figures["replay_steps"] == 16
     assert 0 < figures["beat_median_us"] <= figures["beat_worst_us"]
     assert 0 < figures["action_to_state_median_ms"] <= figures["action_to_state_worst_ms"]
+
+
+@pytest.mark.parametrize("preset", [p for p, _ in GAMES])
+def test_every_game_the_page_offers_sets_up_and_starts_on_its_board(preset):
+    from ludus_host.sim_table import board_for
+
+    t = LiveTable(preset, seed=SEED)
+    assert t.board_name == board_for(preset)
+    t.act({"do": "setup"})
+    t.advance(t.now + 600)
+    st = t.state()
+    assert st["phase"] == "play" and st["log"][-1][1].startswith("new game: ")
+    # every piece of the start is on the board, and the game has exactly those
+    assert sum(len(v) for v in st["pieces"].values()) == sum(_counts(t.referee.game)) >= 12

@@ -439,3 +439,28 @@ def test_the_page_drives_the_firmware_on_the_emulated_pico(browser, twin):
         raise AssertionError("the page's LEDs never equalled the emulated chain's last frame")
     assert lit >= 1  # yellow's turn LED at least
     shot(d, "checkers-emulated-pico")
+
+
+@pytest.mark.parametrize("served", ["ludo/classic/4"], indirect=True)
+def test_every_board_is_drawn_from_its_definition(browser, served):
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    open_page(d, served)
+    for preset, name in (
+        ("ludo/classic/4", "ludo52"),
+        ("ludo/hebrew-40/4", "ludo40"),
+        ("ludo/hebrew-56/4", "ludo56"),
+        ("checkers/2", "checkers"),
+    ):
+        if preset != "ludo/classic/4":
+            Select(button(d, "game")).select_by_value(preset)  # a new table for that game
+        wait_for(d, lambda n=name: js(d, "return document.getElementById('board').dataset.board") == n, name)
+        board = load_board(name)
+        assert js(d, "return document.querySelectorAll('g.cell').length") == board.cell_count
+        leds = js(d, "return document.querySelectorAll('#board [data-led]').length")
+        assert leds == board.led_count  # every LED of the chain, beside its cell or as an indicator
+        button(d, "setup").click()
+        wait_for(d, lambda: state(d)["phase"] == "play", "the game to start on " + name)
+        check_leds(d, served)
+        shot(d, "board-" + name)
