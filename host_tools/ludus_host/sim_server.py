@@ -244,28 +244,25 @@ async def board_file(request):
     )
 
 
-async def script(request):
+def _download(request, what, content_type, filename):
+    # the table's script or record as a file to save; a table that has none says why (409)
     try:
-        text = request.app[HUB].table.script()
+        text = getattr(request.app[HUB].table, what)()
     except LudusError as exc:
         return _error(409, str(exc))
     return web.Response(
         text=text,
-        content_type="text/plain",
-        headers={"Content-Disposition": 'attachment; filename="ludus-sim.play"'},
+        content_type=content_type,
+        headers={"Content-Disposition": 'attachment; filename="%s"' % filename},
     )
+
+
+async def script(request):
+    return _download(request, "script", "text/plain", "ludus-sim.play")
 
 
 async def record(request):
-    try:
-        text = request.app[HUB].table.record()
-    except LudusError as exc:
-        return _error(409, str(exc))
-    return web.Response(
-        text=text,
-        content_type="application/json",
-        headers={"Content-Disposition": 'attachment; filename="ludus-game.json"'},
-    )
+    return _download(request, "record", "application/json", "ludus-game.json")
 
 
 async def replay(request):
