@@ -73,33 +73,45 @@ def _tree_digest(tree):
     return h.hexdigest()[:16]
 
 
-def run_session(tree, steps, board, end_ms=500, timeout=900):
-    """Copy the staged TREE onto the emulated Pico (once per tree: the littlefs image is kept in
-    build/pico-fs), start it, play STEPS, and return the harness's report (a dict)."""
-    uf2, bootrom = assets()
-    cmd = node()
-    cache = os.path.join(ROOT, "build", "pico-fs")
-    os.makedirs(cache, exist_ok=True)
-    image = os.path.join(cache, _tree_digest(tree) + ".img")
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+def run_session(tree, steps, board, end_ms=500):
+    """Start the staged TREE on the emulated Pico (its littlefs image kept in build/pico-fs), play
+    STEPS once the self-test is done, and return a report: the firmware's JSON lines after the
+    self-test (`ms` from it), the LED frames and latches of the chain, the emulated time."""
+    from ludus.config import read_config
+
+    with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
+        config = read_config(f.read())[0]
+    with booted_pico(tree, board, config) as emu:
+        self_test = emu.wait(lambda e: e.get("event") == "self_test", 90000)
+        if self_test is None:
+            raise PicoError("the emulated Pico gave no self-test:\n" + emu.usb[-3000:])
+        t0 = self_test["ms"]
+        seen = len(emu.events)
+        frames0 = len(emu.frames)
         for step in steps:
-            f.write(json.dumps(step) + "\n")
-        session = f.name
-    try:
-        proc = subprocess.run(
-            [cmd, "session.mjs", "--uf2", uf2, "--bootrom", bootrom, "--tree", tree, "--session", session]
-            + ["--channels", str(board.channel_count), "--leds", str(board.led_count), "--end", str(end_ms)]
-            + ["--fs-image", image],
-            cwd=HARNESS,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    finally:
-        os.unlink(session)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise PicoError("the emulated Pico's session failed:\n%s" % (proc.stdout + proc.stderr)[-3000:])
-    return json.loads(proc.stdout.splitlines()[-1])
+            wait = step["at"] - (emu.ms - t0)
+            if wait > 0:
+                emu.run(wait)
+            if "lines" in step:
+                emu.lines({ch: v for ch, v in step["lines"]})
+            if "send" in step:
+                emu.send(step["send"] + "\n")
+            if "press" in step:
+                emu.press(True)
+                emu.run(step["press"])
+                emu.press(False)
+        if end_ms > 0:
+            emu.run(end_ms)
+        stats = emu.stats()
+        events = [dict(e, ms=round(e["ms"] - t0)) for e in emu.events[seen:]]
+        return {
+            "self_test": self_test,
+            "events": events,
+            "frames": len(emu.frames) - frames0,
+            "last_frame": emu.frames[-1][1] if len(emu.frames) > frames0 else None,
+            "latches": stats["latches"],
+            "emulated_ms": round(emu.ms - t0),
+        }
 
 
 def session_from_ticks(ticks, board, offset_ms=200):
@@ -226,6 +238,8 @@ class EmulatedPico:
             msg = json.loads(line)
             if "ms" in msg:
                 self.ms = msg["ms"]
+            elif "ran" in msg:  # a run's reply: the emulated time it ended at
+                self.ms = msg["ran"]
             if "usb" in msg:
                 self._take_usb(msg["usb"], msg["ms"])
             elif "frame" in msg:
