@@ -69,18 +69,24 @@ class _Shown:
             return name not in DEVICE_EVENTS or name == "journal"
         reply = item.get("reply")
         if reply == "state" and item.get("ok"):
-            self.referee = item.get("referee") or {}
-            self.position = item.get("position")
-            self.commitment = item.get("commitment") if self.adapter.has_dice else None
+            # a board's reply is data from outside: each field taken only when it has its right kind
+            referee = item.get("referee")
+            self.referee = referee if isinstance(referee, dict) else {}
+            position = item.get("position")
+            self.position = position if isinstance(position, str) else None
+            commitment = item.get("commitment")
+            self.commitment = commitment if isinstance(commitment, str) and self.adapter.has_dice else None
             self.game = self._game()
             self.version += 1
         elif reply == "journal" and item.get("ok"):
             state = item.get("state") or {}
             try:
-                record = json.loads(state.get("record", "{}")) if isinstance(state, dict) else {}
-            except ValueError:
+                text = state.get("record") if isinstance(state, dict) else None
+                record = json.loads(text) if isinstance(text, str) else {}
+            except (ValueError, RecursionError):
                 record = {}
-            self.moves = list(record.get("actions", [])) if isinstance(record, dict) else []
+            actions = record.get("actions") if isinstance(record, dict) else None
+            self.moves = [a for a in actions if isinstance(a, str)] if isinstance(actions, list) else []
             self.version += 1
         elif reply == "frame" and item.get("ok"):
             self.take_frame(item.get("grb", ""))
@@ -107,23 +113,30 @@ class _Shown:
             return None
 
     def _words(self, item):
-        if item.get("event") in DEVICE_EVENTS:
-            from ludus_host.cmd_monitor import describe
+        try:
+            if item.get("event") in DEVICE_EVENTS:
+                from ludus_host.cmd_monitor import describe
 
-            return describe(item)
-        return words(item, self.adapter, self.game)
+                return describe(item)
+            return words(item, self.adapter, self.game)
+        except (TypeError, ValueError, AttributeError, IndexError, KeyError):
+            return "the board said something this page cannot read: %s" % json.dumps(item)[:300]
 
     def state(self, pieces, hand, now, mirror):
         ref = self.referee
         turn = ref.get("turn")
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            turn = None
+        phase = ref.get("phase")
+        situation = ref.get("situation")
         return {
             "type": "state",
             "mirror": mirror,
             "preset": self.preset,
             "board": self.board_name,
             "t": now,
-            "phase": ref.get("phase", "setup"),
-            "situation": ref.get("situation"),
+            "phase": phase if phase in ("setup", "play", "over") else "setup",
+            "situation": situation if isinstance(situation, str) else None,
             "turn": seat_colour(self.adapter, self.game, turn) if turn is not None else None,
             "pieces": pieces,
             "hand": hand,
@@ -300,7 +313,7 @@ class _Closed:
 def _json(line):
     try:
         item = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return item if isinstance(item, dict) else None
 
@@ -408,6 +421,8 @@ class PicoTwin:
             sim.fill(counts, game.place_names, game_colours(adapter, game))
         elif do == "clear":
             sim.clear()
+        elif do == "aside":
+            del sim.hand[:]
         elif do == "power":
             self.pico.cut(0)
             self.pico.power_on()

@@ -82,6 +82,7 @@ class Hub:
         self._rebase()
         self.sent_version = -1
         self.sent_frame = b""
+        self.button_page = None  # the page holding the die button down, if one is
 
     def _rebase(self):
         self.wall0 = time.monotonic()
@@ -162,7 +163,7 @@ class Hub:
             return [self._hello()]
         if do == "speed":
             value = message.get("value")
-            if value not in SPEEDS:
+            if isinstance(value, bool) or value not in SPEEDS:
                 raise LudusError("speed: one of %s" % ", ".join(str(s) for s in SPEEDS))
             self.table.advance(self.target_ms())
             self.speed = value
@@ -194,7 +195,7 @@ async def _clock(app):
             items = await asyncio.to_thread(hub.run)
         except Exception as exc:  # the referee must never take the server down: say it, keep serving
             items = [{"type": "error", "message": "the table stopped: %s: %s" % (type(exc).__name__, exc)}]
-            hub.table.version = hub.sent_version
+            hub.sent_version = hub.table.version  # (said once, not on every beat)
         if items and hub.sockets:
             await hub.broadcast(items)
 
@@ -265,34 +266,78 @@ async def record(request):
     return _download(request, "record", "application/json", "ludus-game.json")
 
 
+def _json(text):
+    # JSON text of a page's request: ValueError with the reason for anything unreadable (a nesting
+    # deeper than the parser goes included)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+REPLAYS = threading.Lock()  # one replay at a time, each in a worker thread
+
+
+def _one_replay(job, *args):
+    with REPLAYS:
+        return job(*args)
+
+
 async def replay(request):
     try:
-        body = await request.json()
+        body = _json(await request.text())
     except ValueError as exc:
         return _error(400, 'a replay request is JSON {"text": ...}: %s' % exc)
+    except UnicodeDecodeError:
+        return _error(400, "a replay request is UTF-8 JSON text")
     except web.HTTPRequestEntityTooLarge:
         return _error(413, "too large: a script or record of at most %d bytes" % MAX_REQUEST)
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         return _error(400, 'a replay request is JSON {"text": "..."} with the script or record as text')
     text = body["text"]
     table = request.app[HUB].table
+    # in a worker thread, so that the table's clock and the other pages go on meanwhile
+    job = replay_record if text.lstrip().startswith("{") else replay_script
+    args = (text,) if job is replay_record else (text, table.board_name, table.preset)
     try:
-        if text.lstrip().startswith("{"):
-            result = replay_record(text)
-        else:
-            result = replay_script(text, table.board_name, table.preset)
+        result = await asyncio.to_thread(_one_replay, job, *args)
     except LudusError as exc:
         return _error(400, str(exc))
+    except RecursionError:
+        return _error(400, "the record is nested too deeply")
     return web.json_response(result)
+
+
+def _foreign(request):
+    """Why a request from another site's page is refused, or None. A browser names the page's origin
+    in every WebSocket handshake and POST; only this server's own page may drive its table."""
+    origin = request.headers.get("Origin")
+    if origin is None:  # not a browser's page: a tool or a test, which a web page cannot be
+        return None
+    from urllib.parse import urlsplit
+
+    if urlsplit(origin).netloc != request.host:
+        return "requests from another site's page (%s) are refused: open the simulator's own page" % origin
+    return None
+
+
+@web.middleware
+async def same_origin(request, handler):
+    if request.method == "POST" or request.path == "/ws":
+        why = _foreign(request)
+        if why is not None:
+            return _error(403, why)
+    return await handler(request)
 
 
 async def socket(request):
     hub = request.app[HUB]
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
     await ws.prepare(request)
-    hub.sockets.add(ws)
+    hello = await asyncio.to_thread(hub.hello)
+    hub.sockets.add(ws)  # (after hello is made, before it is sent: nothing newer can come first)
     try:
-        await ws.send_json(await asyncio.to_thread(hub.hello))
+        await ws.send_json(hello)
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 if msg.type == WSMsgType.ERROR:
@@ -300,10 +345,12 @@ async def socket(request):
                 await ws.send_json({"type": "error", "message": "messages are JSON text"})
                 continue
             try:
-                message = json.loads(msg.data)
+                message = _json(msg.data)
             except ValueError as exc:
                 await ws.send_json({"type": "error", "message": "not JSON: %s" % exc})
                 continue
+            if isinstance(message, dict) and message.get("do") == "button":
+                hub.button_page = ws if message.get("down") is True else None
             try:
                 items = await asyncio.to_thread(hub.control, message)
             except LudusError as exc:
@@ -312,11 +359,18 @@ async def socket(request):
             await hub.broadcast(items)
     finally:
         hub.sockets.discard(ws)
+        if hub.button_page is ws:  # the page went away holding the die button: let it go
+            hub.button_page = None
+            try:
+                items = await asyncio.to_thread(hub.control, {"do": "button", "down": False})
+                await hub.broadcast(items)
+            except LudusError:
+                pass
     return ws
 
 
 def make_app(settings):
-    app = web.Application(client_max_size=MAX_REQUEST)
+    app = web.Application(client_max_size=MAX_REQUEST, middlewares=[same_origin])
     app[HUB] = Hub(settings)
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", page)

@@ -53,6 +53,7 @@ SPEEDS = (0.25, 0.5, 1, 2, 4, 8)
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
 MAX_SCRIPT = 20000  # actions a live table records before it says the script is full
 MAX_STEPS = 5000  # steps of one replay
+MAX_FLICKER_MS = 10000  # the longest flicker a replay takes
 MIN_PRESS_MS = 50  # the shortest press the page makes: past the button driver's 20 ms debounce
 
 
@@ -111,7 +112,9 @@ class LiveTable:
         self.preset = preset
         self.board_name = board or board_for(preset)
         self.board = load_board(self.board_name)
-        self.seed = seed or new_seed()
+        # None: every game draws a fresh seed from os.urandom, as the board does from its hardware
+        # entropy (the saved script then carries the rolls as `die` lines); a seed given fixes them all
+        self.seed = seed
         self.settle_ms = settle_ms
         self.analog = bool(analog)
         self.turn_clock = turn_clock
@@ -133,7 +136,8 @@ class LiveTable:
         self.button = Button(self.pin)
         self.frame = bytearray(3 * self.board.led_count)
         self.log = []  # (sim ms, words)
-        self.actions = []  # (sim ms, script line) of what was done, for script()
+        self.actions = []  # (sim ms, script line, end ms) of what was done, for script()
+        self.rolls = {}  # index in actions of a press -> the rolls it made (for a script's `die` lines)
         self.pressed_at = None
         self.release_at = None
         self.version = 0  # bumped whenever state() would say something new
@@ -181,6 +185,11 @@ class LiveTable:
     def _said(self, event):
         ref = self.referee
         self.log.append((self.now, words(event, ref.adapter, ref.game)))
+        if event.get("event") == "roll":
+            for k in range(len(self.actions) - 1, -1, -1):
+                if self.actions[k][1].startswith("press"):
+                    self.rolls.setdefault(k, []).append(event.get("value"))
+                    break
         if event.get("event") == "game_over":
             problems = ref.record.verify()
             rolls, moves = ref.record.counts()
@@ -261,6 +270,10 @@ class LiveTable:
         elif do == "clear":
             sim.clear()
             self._record("clear")
+        elif do == "aside":
+            # the pieces in the hand put back in the box: no sensor sees it, so no script line (the
+            # script names every placed piece's colour)
+            del sim.hand[:]
         elif do == "power":
             self._record("power")
             for item in self.sim._do(_Power()):
@@ -268,7 +281,8 @@ class LiveTable:
                     self._said(item)
         else:
             raise NotationError(
-                "unknown action %r (expected lift, place, button, setup, start, clear or power)" % (do,)
+                "unknown action %r (expected lift, place, button, setup, start, clear, aside or power)"
+                % (do,)
             )
         self.version += 1
 
@@ -317,14 +331,26 @@ class LiveTable:
         `ludus play` (or the page's replay) shows what the page showed."""
         lines = [
             "# played in the Ludus simulator; replay it with:",
-            "# ludus play THIS_FILE --board %s --game %s --seed %s --settle-ms %d%s"
-            % (self.board_name, self.preset, self.seed, self.settle_ms, " --analog" if self.analog else ""),
+            "# ludus play THIS_FILE --board %s --game %s%s --settle-ms %d%s"
+            % (
+                self.board_name,
+                self.preset,
+                " --seed %s" % self.seed if self.seed else "",
+                self.settle_ms,
+                " --analog" if self.analog else "",
+            ),
         ]
+        if not self.seed:
+            lines.append(
+                "# the dice came from fresh seeds: each press's rolls are given by a `die` line before it"
+            )
         at = TICK_MS  # `ludus play` runs one tick before the first line
         for k, (start, text, end) in enumerate(self.actions):
             if start > at:
                 lines.append("wait %d" % (start - at))
             at = end
+            if not self.seed and k in self.rolls:
+                lines.append("die " + " ".join(str(v) for v in self.rolls[k]))
             nxt = self.actions[k + 1][0] if k + 1 < len(self.actions) else self.now
             gap = max(0, nxt - end)
             lines.append("%s @%d" % (text, gap))
@@ -369,6 +395,8 @@ def script_options(text, default_board, default_game):
     if m is None:
         return opts
     words_ = m.group(1).split()
+    if "--game" in words_ and "--board" not in words_:
+        opts["board"] = None  # the game's own board (board_for), not the page's
     for k, w in enumerate(words_):
         value = words_[k + 1] if k + 1 < len(words_) else None
         if w == "--board" and value:
@@ -376,6 +404,12 @@ def script_options(text, default_board, default_game):
         elif w == "--game" and value:
             opts["game"] = value
         elif w == "--seed" and value:
+            try:
+                ok = len(bytes.fromhex(value)) == 32
+            except ValueError:
+                ok = False
+            if not ok:
+                raise NotationError("the '# ludus play' line's --seed %r: 64 hex digits" % value[:80])
             opts["seed"] = value
         elif w == "--settle-ms" and value and value.isdigit() and len(value) <= 5:
             opts["settle_ms"] = int(value)
@@ -416,8 +450,14 @@ def replay_script(text, board=None, game=None):
         raise NotationError(
             "the script has %d actions; a replay shows at most %d" % (len(actions), MAX_STEPS)
         )
+    for action in actions:  # a sensor kept flickering stops the simulator skipping quiet time
+        if action.verb == "flicker" and len(action.args) > 1 and int(action.args[1]) > MAX_FLICKER_MS:
+            raise NotationError(
+                "line %d: a replay flickers a sensor for at most %d ms" % (action.line, MAX_FLICKER_MS)
+            )
     sim = table.sim
-    steps = [_script_step(table, "start", 0)]
+    memo = {}
+    steps = [_script_step(table, "start", 0, memo)]
     for action in actions:
         sim.line = action.line
         try:
@@ -429,13 +469,16 @@ def replay_script(text, board=None, game=None):
                 raise NotationError("line %d: %s" % (action.line, exc)) from None
             table.log.append((sim.now, "line %d: expectation not met: %s" % (action.line, exc)))
         label = "line %d: %s %s" % (action.line, action.verb, " ".join(action.args))
-        steps.append(_script_step(table, label.strip(), action.line))
+        steps.append(_script_step(table, label.strip(), action.line, memo))
     return {"kind": "script", "board": opts["board"], "game": opts["game"], "steps": steps}
 
 
-def _script_step(table, label, line):
+def _script_step(table, label, line, memo):
+    # A step carries the log lines it added and its moves only when they changed (memo: what the
+    # steps before it carried; the page carries them forward), so a long script's steps stay linear.
     st = table.state()
-    return {
+    moves = st["moves"]
+    step = {
         "label": label,
         "line": line,
         "pieces": st["pieces"],
@@ -443,12 +486,15 @@ def _script_step(table, label, line):
         "grb": bytes(table.render()).hex(),
         "lit": st["lit"],
         "die": st["die"],
-        "moves": st["moves"],
-        "log": [text for _, text in table.log],
+        "moves": moves if moves != memo.get("moves") else None,
+        "log_new": [text for _, text in table.log[memo.get("logged", 0) :]],
         "situation": st["situation"],
         "turn": st["turn"],
         "phase": st["phase"],
     }
+    memo["moves"] = moves
+    memo["logged"] = len(table.log)
+    return step
 
 
 def _board_of_game(game):
@@ -483,6 +529,8 @@ def replay_record(text):
     log = []
     problems = record.verify() if record.seed is not None else None
 
+    logged = [0]  # how much of the log the steps so far carry
+
     def step(label):
         counts = bytearray(len(game.place_names))
         game.fill_counts(counts)
@@ -495,13 +543,14 @@ def replay_record(text):
                 "grb": None,
                 "lit": [],
                 "die": [],
-                "moves": list(record.actions[: len(steps)]),
-                "log": list(log),
+                "moves_upto": len(steps),
+                "log_new": log[logged[0] :],
                 "turn": seat_colour(adapter, game, game.turn),
-                "phase": "play",
+                "phase": "over" if game.is_over() else "play",
                 "situation": None,
             }
         )
+        logged[0] = len(log)
 
     step("start: %s" % record.start)
     for i, action in enumerate(record.actions):
@@ -521,5 +570,12 @@ def replay_record(text):
             if not problems
             else "does NOT verify: " + "; ".join(problems)
         )
-        steps[-1]["log"] = list(log)
-    return {"kind": "record", "board": board_name, "game": record.start, "steps": steps, "gap_ms": GAP_MS}
+        steps[-1]["log_new"].append(log[-1])
+    return {
+        "kind": "record",
+        "board": board_name,
+        "game": record.start,
+        "moves": list(record.actions),
+        "steps": steps,
+        "gap_ms": GAP_MS,
+    }

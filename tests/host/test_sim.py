@@ -15,13 +15,24 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from ludus.errors import NotationError
 from ludus.record import GameRecord
-from ludus_host.sim_server import Settings, make_app
+from ludus_host.sim_server import HUB, Settings, make_app
 from ludus_host.sim_table import GAMES, LiveTable, replay_record, replay_script, script_options
 from ludus_host.simboard import Simulator, load_board, parse_script
 
 pytestmark = pytest.mark.cpython_only
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = "00" * 32
+
+
+def resolved(result, k):
+    """Step k of a replay as the page shows it: its moves carried forward, the log so far joined."""
+    steps = result["steps"]
+    log = [line for s in steps[: k + 1] for line in s["log_new"]]
+    if "moves_upto" in steps[k]:
+        moves = result["moves"][: steps[k]["moves_upto"]]
+    else:
+        moves = next(s["moves"] for s in reversed(steps[: k + 1]) if s["moves"] is not None)
+    return dict(steps[k], moves=moves, log=log)
 
 
 def move(table, a, b, carry=150, rest=500):
@@ -94,9 +105,10 @@ def test_the_saved_script_replays_what_the_page_saw():
     lit_here = [[name, meaning] for _, name, meaning, _ in t.state()["lit"]]
     assert [e[:2] for e in frames[-1]["lights"]] == lit_here
     # and the page's own replay of it ends where the table is
-    steps = replay_script(script)["steps"]
-    assert steps[-1]["pieces"] == t.state()["pieces"]
-    assert steps[-1]["moves"] == t.state()["moves"]
+    result = replay_script(script)
+    last = resolved(result, len(result["steps"]) - 1)
+    assert last["pieces"] == t.state()["pieces"]
+    assert last["moves"] == t.state()["moves"]
 
 
 def first_roll(position):
@@ -178,18 +190,20 @@ def test_a_record_saved_from_the_table_replays_move_by_move():
     text = t.record()
     record = GameRecord.from_json(text)
     assert record.actions == ["h7-h16", "h112-h104", "h2-h29"]
-    steps = replay_record(text)["steps"]
+    result = replay_record(text)
+    steps = [resolved(result, k) for k in range(len(result["steps"]))]
     assert len(steps) == 4
     assert steps[0]["pieces"]["h7"] == ["red"] and "h16" not in steps[0]["pieces"]
     assert steps[1]["pieces"]["h16"] == ["red"] and "h7" not in steps[1]["pieces"]
+    assert steps[1]["moves"] == ["h7-h16"] and steps[1]["log"] == ["red moved h7-h16"]
     assert steps[3]["pieces"]["h29"] == ["red"] and steps[3]["moves"] == record.actions
-    assert steps[3]["log"][-1] == "red moved h2-h29"
+    assert steps[3]["log"][-1] == "red moved h2-h29" and len(steps[3]["log"]) == 3
 
 
 def test_a_script_replay_with_a_failed_expectation_shows_it():
-    steps = replay_script("setup\nmove h7 h16\nexpect turn 0\n", "checkers", "checkers/2")["steps"]
-    assert len(steps) == 4
-    assert "expectation not met" in steps[-1]["log"][-1]
+    result = replay_script("setup\nmove h7 h16\nexpect turn 0\n", "checkers", "checkers/2")
+    assert len(result["steps"]) == 4
+    assert "expectation not met" in resolved(result, 3)["log"][-1]
 
 
 # ---- the server ---------------------------------------------------------------------------------------
@@ -596,3 +610,96 @@ def test_every_game_the_page_offers_sets_up_and_starts_on_its_board(preset):
     assert st["phase"] == "play" and st["log"][-1][1].startswith("new game: ")
     # every piece of the start is on the board, and the game has exactly those
     assert sum(len(v) for v in st["pieces"].values()) == sum(_counts(t.referee.game)) >= 12
+
+
+async def next_error(ws):
+    # the next error message, past the table's own state and frame messages
+    while True:
+        msg = await ws.receive_json(timeout=5)
+        if msg["type"] == "error":
+            return msg
+
+
+def test_a_review_found_these_and_they_stay_fixed():
+    async def go():
+        c = await _client()
+        try:
+            # another site's page may neither open the socket nor post a replay
+            r = await c.post(
+                "/api/replay", json={"text": "setup\n"}, headers={"Origin": "http://evil.example"}
+            )
+            assert r.status == 403 and "another site's page" in (await r.json())["error"]
+            r = await c.get("/ws", headers={"Origin": "http://evil.example"})
+            assert r.status == 403
+            # JSON nested deeper than the parser goes: a message, not a traceback
+            deep = "[" * 30000 + "]" * 30000
+            r = await c.post("/api/replay", data=deep)
+            assert r.status == 400 and "nested too deeply" in (await r.json())["error"]
+            ws = await c.ws_connect("/ws")
+            await ws.receive_json()
+            await ws.send_str(deep)
+            assert "nested too deeply" in (await next_error(ws))["message"]
+            # a flicker that would keep the simulator from skipping quiet time is refused
+            r = await c.post("/api/replay", json={"text": "setup\nflicker h0 10000000\nwait 10000000\n"})
+            assert r.status == 400 and "at most 10000 ms" in (await r.json())["error"]
+            r = await c.post(
+                "/api/replay", json={"text": "# ludus play x --game checkers/2 --seed xyz\nsetup\n"}
+            )
+            assert r.status == 400 and "--seed 'xyz': 64 hex digits" in (await r.json())["error"]
+            # a header naming only the game replays on that game's board
+            r = await c.post("/api/replay", json={"text": "# ludus play x --game ludo/classic/4\nsetup\n"})
+            assert r.status == 200 and (await r.json())["board"] == "ludo52"
+            await ws.send_json({"do": "speed", "value": True})
+            assert "speed: one of" in (await next_error(ws))["message"]
+            # a page that goes away holding the die button lets it go
+            await ws.send_json({"do": "button", "down": True})
+            await asyncio.sleep(0.1)
+            await ws.close()
+            for _ in range(50):
+                if not c.app[HUB].table.state()["button_down"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert not c.app[HUB].table.state()["button_down"]
+        finally:
+            await c.close()
+
+    run(go())
+
+
+def test_games_without_a_seed_draw_fresh_ones_and_the_script_keeps_the_rolls():
+    pos = "ludo classic seats=gr turn=g rolls=- g=t2,base,base,base r=t30,base,base,base"
+    t = LiveTable("ludo/classic/2")
+    commitments = set()
+    for _ in range(3):
+        t.act({"do": "start", "position": pos})
+        t.advance(t.now + 50)
+        commitments.add(t.state()["commitment"])
+    assert len(commitments) == 3  # a revealed seed never predicts the next game's dice
+    press(t)
+    rolled = t.referee.record.actions[-1]
+    script = t.script()
+    assert "--seed" not in script and "\ndie %s\npress" % rolled.split()[1] in script
+    board = load_board("ludo52")
+    items = list(Simulator(board, "ludo/classic/2", frames="none").run(parse_script(script, board)))
+    assert items[-1]["actions"][-1] == rolled
+
+
+def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
+    from ludus_host.sim_mirror import DeviceMirror
+
+    link = FakeLink(
+        [
+            {"reply": "hello", "id": "sim-hello", "ok": True, "board": "ludo52", "game": "ludo/classic/2"},
+            {"reply": "state", "ok": True, "referee": [1, 2], "position": 7, "commitment": {"a": 1}},
+            {"reply": "journal", "ok": True, "state": {"record": 5}},
+            {"reply": "journal", "ok": True, "state": {"record": "[" * 5000}},
+            {"event": "confirm", "moves": 7},
+            {"event": "roll", "seat": "x"},
+            {"reply": "levels", "ok": True, "levels": "nope"},
+        ]
+    )
+    m = DeviceMirror("fake", link=link)
+    m.advance()
+    st = m.state()
+    assert st["phase"] == "setup" and st["turn"] is None and st["moves"] == [] and st["pieces"] == {}
+    assert any("cannot read" in text for _, text in st["log"])

@@ -331,6 +331,18 @@ def test_ludo_capture_by_clicking(browser, served):
     wait_for(d, lambda: state(d)["situation"] in ("illegal", "mismatch"), "the wrong placement seen")
     drag(d, "t40", target)
     wait_for(d, lambda: state(d)["situation"] == "idle", "the board put right")
+    # the capture the other way round: onto the victim first, then the victim lifted from under it
+    button(d, "play-from").click()
+    wait_for(
+        d, lambda: state(d)["moves"] == [] and state(d)["pieces"].get("t2") == ["green"], "the position again"
+    )
+    press_die(d)
+    wait_for(d, lambda: state(d)["die"] == [v], "the roll")
+    drag(d, "t2", target)
+    wait_for(d, lambda: state(d)["pieces"].get(target) == ["red", "green"], "the stack")
+    drag(d, target, "red.base.3")  # a player takes the victim, not the piece just put down
+    wait_for(d, lambda: len(moves(d)) == 2, "the capture")
+    assert state(d)["pieces"][target] == ["green"] and state(d)["pieces"]["red.base.3"] == ["red"]
 
 
 def ludus_play_end(path, board, game):
@@ -350,7 +362,7 @@ def test_replay_of_a_script_and_of_a_record(browser, served, tmp_path):
     steps = js(d, "return window.ludus.replay.steps.length")
     button(d, "step-last").click()
     end = ludus_play_end(example, "checkers", "checkers/2")
-    shown = js(d, "return window.ludus.replay.steps[window.ludus.replay.k]")
+    shown = js(d, "return window.ludus.stepView(window.ludus.replay.k)")
     assert shown["moves"] == end["actions"]
     # the board drawn shows that step's pieces
     drawn = js(
@@ -454,7 +466,10 @@ def test_every_board_is_drawn_from_its_definition(browser, served):
         ("checkers/2", "checkers"),
     ):
         if preset != "ludo/classic/4":
-            Select(button(d, "game")).select_by_value(preset)  # a new table for that game
+            Select(button(d, "game")).select_by_value(preset)
+            assert button(d, "settings-note").is_displayed()  # not in force until New table
+            button(d, "new-game").click()
+        assert button(d, "start").get_attribute("value") == preset  # set up as the game chosen
         wait_for(d, lambda n=name: js(d, "return document.getElementById('board').dataset.board") == n, name)
         board = load_board(name)
         assert js(d, "return document.querySelectorAll('g.cell').length") == board.cell_count

@@ -101,6 +101,8 @@ function hello(msg) {
     const o = document.createElement("option");
     o.value = name; o.textContent = name.length > 40 ? name.slice(0, 38) + "…" : name; start.appendChild(o);
   }
+  if (msg.starts.includes(msg.preset)) start.value = msg.preset; // the game chosen, not the first start
+  $("settings-note").hidden = true;
   $("settle").value = msg.state.settle_ms;
   $("sensors").value = msg.state.analog ? "analog" : "presence";
   view.state = msg.state;
@@ -120,12 +122,15 @@ function hello(msg) {
 function drawBoard(b) {
   const svg = $("board");
   svg.textContent = "";
+  svg.setAttribute("tabindex", "-1");
+  svg.setAttribute("focusable", "false");
   const pad = 8;
   svg.setAttribute("viewBox", `${-pad} ${-pad} ${b.width + 2 * pad} ${b.height + 2 * pad}`);
   svg.dataset.board = view.boardName;
   el("rect", { x: -pad, y: -pad, width: b.width + 2 * pad, height: b.height + 2 * pad, rx: 14, fill: "#e9dcc0" }, svg);
   view.cells = {};
   view.leds = new Array(b.leds.count).fill(null);
+  view.focus = b.cells.length ? b.cells[0].id : null;
   let first = true;
   for (const c of b.cells) {
     const g = el("g", { class: "cell", "data-cell": c.id, tabindex: first ? "0" : "-1", role: "button" }, svg);
@@ -133,14 +138,15 @@ function drawBoard(b) {
     const fill = c.colour ? CELL_TINT[c.colour] || "#fff" : "#fbf8f1";
     el("circle", { class: "hole", cx: c.x, cy: c.y, r: c.r, fill }, g);
     const led = el("circle", { class: "led", cx: c.x, cy: c.y, r: c.r + 2.4, "data-led": c.led }, g);
-    el("text", { class: "cell-name", x: c.x, y: c.y + c.r + 5.5 }, g).textContent = "";
+    el("title", {}, g).textContent = c.id;
+    el("text", { class: "cell-name", x: c.x, y: c.y + c.r + 5.5 }, g).textContent = c.id;
     const pieces = el("g", { class: "pieces" }, g);
     const glyph = el("text", { class: "glyph", x: c.x + c.r * 0.85, y: c.y - c.r * 0.85 }, g);
     view.cells[c.id] = { def: c, g, led, pieces, glyph };
     view.leds[c.led] = { el: led, glyph, kind: "cell", id: c.id };
   }
   for (const ind of b.indicators || []) {
-    const r = Math.max(ind.r, 5);
+    const r = Math.max(ind.r, 3);
     const led = el("circle", { class: "indicator led-ind", cx: ind.x, cy: ind.y, r, "data-led": ind.led,
                                "data-id": ind.id, fill: "#3a352c" }, svg);
     const title = el("title", {}, led);
@@ -292,7 +298,7 @@ function showHand(hand) {
   hand.forEach((colour, k) => {
     const b = trayPiece(colour, `a ${colour} piece in the hand: click it, then a cell`);
     if (view.selectedHand === k || (view.selectedHand === null && k === hand.length - 1 && !view.spare)) b.classList.add("selected");
-    b.addEventListener("click", () => { view.selectedHand = k; view.spare = null; showHand(hand); });
+    b.addEventListener("click", () => { view.selectedHand = k; view.spare = null; showHand(hand); refocus("held", k); });
     b.addEventListener("pointerdown", (e) => trayDown(e, colour));
     held.appendChild(b);
   });
@@ -302,10 +308,20 @@ function showHand(hand) {
   for (const colour of gameColours()) {
     const b = trayPiece(colour, `a new ${colour} piece from the box: click it, then a cell`);
     if (view.spare === colour) b.classList.add("selected");
-    b.addEventListener("click", () => { view.spare = view.spare === colour ? null : colour; showHand(hand); });
+    b.addEventListener("click", () => {
+      view.spare = view.spare === colour ? null : colour;
+      showHand(hand);
+      refocus("spares", gameColours().indexOf(colour));
+    });
     b.addEventListener("pointerdown", (e) => trayDown(e, colour));
     spares.appendChild(b);
   }
+}
+
+function refocus(box, k) {
+  // the tray is drawn afresh: the keyboard's place in it is kept
+  const b = $(box).querySelectorAll("button")[k];
+  if (b) b.focus();
 }
 
 // ---- moving pieces -------------------------------------------------------------------------------------
@@ -336,10 +352,26 @@ function placeColour() {
   return hand[k] === "?" ? null : hand[k];
 }
 
-function lift(id) { send({ do: "lift", cell: id }); }
+function liftColour(id) {
+  // From a stack of different colours a player takes the piece that does not belong there: after a
+  // Ludo capture, the victim under the piece to move. Otherwise the top one.
+  const stack = piecesOn(id);
+  const mover = view.state && view.state.turn;
+  if (stack.length > 1 && mover) {
+    for (const colour of stack) if (colour !== mover && colour !== "?") return colour;
+  }
+  return stack.length ? stack[stack.length - 1] : null;
+}
+
+function lift(id) {
+  const colour = liftColour(id);
+  send(colour && colour !== "?" ? { do: "lift", cell: id, colour } : { do: "lift", cell: id });
+  return colour;
+}
 function place(id, colour) {
   send(colour ? { do: "place", cell: id, colour } : { do: "place", cell: id });
   view.selectedHand = null;
+  view.spare = null; // one piece from the box per choice
 }
 
 function clickCell(id, forceLift) {
@@ -373,11 +405,9 @@ function pointerMove(e) {
   if (!p.dragging && Math.hypot(e.clientX - p.x, e.clientY - p.y) > DRAG_PX) {
     if (p.fromTray) p.dragging = true;
     else {
-      const stack = piecesOn(p.id);
-      if (!stack.length) return;
+      if (!piecesOn(p.id).length) return;
       p.dragging = true;
-      p.colour = stack[stack.length - 1];
-      lift(p.id); // the magnet leaves the sensor as the piece leaves the hole
+      p.colour = lift(p.id); // the magnet leaves the sensor as the piece leaves the hole
     }
     const ghost = view.ghost.firstChild;
     ghost.setAttribute("fill", PIECE_FILL[p.colour] || "#999");
@@ -453,8 +483,6 @@ function cellKey(e) {
     e.preventDefault();
   } else if (e.key === "l" || e.key === "L") {
     clickCell(id, true);
-  } else if (e.key === "Escape") {
-    view.spare = null; view.selectedHand = null; showHand((view.state || {}).hand || []);
   }
 }
 
@@ -475,7 +503,7 @@ function buttonDown(e) {
 function buttonUp(e) {
   if (e.type === "keyup" && e.key !== " " && e.key !== "Enter") return;
   if (!view.buttonHeld) return;
-  e.preventDefault();
+  if (e.cancelable) e.preventDefault();
   view.buttonHeld = false;
   $("die-button").classList.remove("down");
   send({ do: "button", down: false });
@@ -524,21 +552,39 @@ async function startReplay(text, name) {
       drawBoard(b);
     } catch (e) { showError("cannot load board " + body.board); return; }
   }
-  view.replay = { steps: body.steps, k: 0, kind: body.kind, name: name || "" };
+  view.replay = { steps: body.steps, moves: body.moves || [], k: 0, kind: body.kind, name: name || "" };
   document.body.classList.add("replaying");
   $("stepper").hidden = false;
   showStep();
 }
 
+function stepView(k) {
+  // step k as shown: the moves carried forward from the last step that changed them, the log so far
+  const rp = view.replay;
+  const steps = rp.steps;
+  const s = steps[k];
+  let moves = [];
+  if (s.moves_upto !== undefined) moves = rp.moves.slice(0, s.moves_upto);
+  else for (let j = k; j >= 0; j--) if (steps[j].moves !== null) { moves = steps[j].moves; break; }
+  const log = [];
+  for (let j = 0; j <= k; j++) log.push(...steps[j].log_new);
+  return Object.assign({}, s, { moves, log });
+}
+view.stepView = stepView;
+
 function showStep() {
   const rp = view.replay;
-  const s = rp.steps[rp.k];
+  const s = stepView(rp.k);
   drawPieces(s.pieces);
   showFrame(s.grb || "");
   showLit(s.lit);
   showMoves(s.moves);
   showLog(s.log);
-  $("status").textContent = s.phase === "setup" ? "setting up" : (s.turn ? s.turn + " to play" : "");
+  $("status").textContent = s.phase === "setup" ? "setting up" :
+    s.phase === "over" ? "game over" : (s.turn ? s.turn + " to play" : "");
+  $("die-shown").textContent = s.die && s.die.length ? "Die: " + s.die.join(" ") : "";
+  $("commitment").textContent = "";
+  $("verified").textContent = "";
   $("step-label").textContent = `${rp.name} · step ${rp.k} of ${rp.steps.length - 1} · ${s.label}`;
   $("step-label").dataset.step = rp.k;
 }
@@ -581,11 +627,22 @@ function wire() {
   $("play-from").addEventListener("click", () => send({ do: "start", position: $("position").value }));
   $("power").addEventListener("click", () => send({ do: "power" }));
   $("new-game").addEventListener("click", () => {
-    const settle = parseInt($("settle").value, 10);
+    const text = $("settle").value.trim();
+    const settle = /^[0-9]{1,4}$/.test(text) ? parseInt(text, 10) : NaN;
     if (!(settle >= 0 && settle <= 5000)) { showError("settle time: a whole number of ms, 0 to 5000"); return; }
+    const st = view.state || {};
+    if ((st.moves || []).length && st.phase === "play" &&
+        !window.confirm("Start a new table? The game on this one ends for everyone watching it.")) return;
     send({ do: "new", game: $("game").value, settle_ms: settle, analog: $("sensors").value === "analog" });
   });
-  $("game").addEventListener("change", () => $("new-game").click());
+  for (const id of ["game", "sensors", "settle"]) {
+    $(id).addEventListener("change", () => { $("settings-note").hidden = false; });
+  }
+  $("show-names").addEventListener("change", (e) => document.body.classList.toggle("names", e.target.checked));
+  $("aside").addEventListener("click", () => { view.spare = null; send({ do: "aside" }); });
+  // a page that loses the pointer or goes away while the button is held lets it go
+  window.addEventListener("blur", buttonUp);
+  window.addEventListener("pagehide", buttonUp);
   $("speed").addEventListener("change", () => send({ do: "speed", value: parseFloat($("speed").value) }));
   $("save-record").addEventListener("click", () => download("/api/record"));
   $("save-script").addEventListener("click", () => download("/api/script"));
@@ -603,7 +660,11 @@ function wire() {
     else showError(`no cell ${id} on this board`);
   });
   document.addEventListener("keydown", (e) => {
-    if (!view.replay || e.target.tagName === "INPUT") return;
+    if (e.key === "Escape") {
+      view.spare = null; view.selectedHand = null; showHand((view.state || {}).hand || []);
+      return;
+    }
+    if (!view.replay || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
     if (e.key === "ArrowRight") step(view.replay.k + 1);
     else if (e.key === "ArrowLeft") step(view.replay.k - 1);
   });
