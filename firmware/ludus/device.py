@@ -624,7 +624,12 @@ class Device:
         link.reply(cmd, {"ok": True, "count": len(records), "done": True})
 
     def _cmd_journal(self, cmd, link):
-        link.reply(cmd, {"ok": True, "state": self.journal.state(), "full": self.journal.full})
+        # the game as restore takes it, but for its dice seed: that stays secret until the game ends
+        # (the record carries its commitment), or anyone with a laptop could read the rolls ahead
+        state = self.journal.state()
+        if state is not None and "seed" in state:
+            state["seed"] = None
+        link.reply(cmd, {"ok": True, "state": state, "full": self.journal.full})
 
     def _cmd_levels(self, cmd, link):
         levels = self.app.levels

@@ -85,3 +85,15 @@ def test_lights_come_back_at_once_when_the_light_command_ends():
     shown = bytes(app.pixels.table[v] for v in app.frame)  # the game's frame as the driver sends it
     assert bytes(b.platform.strip.last) == shown
     assert bytes(b.platform.strip.last[0:3]) != bytes((0, 0, 255))  # the blue calibration LED is gone
+
+
+def test_the_journal_command_keeps_the_dice_seed_secret():
+    b = Bench()
+    b.at(0, b.setup_checkers)
+    b.at(600, lambda: b.send({"cmd": "journal", "id": 1}))
+    b.run(900)
+    reply = [r for r in b.events(None, "reply") if r.get("id") == 1][0]
+    state = reply["state"]
+    assert reply["ok"] and json.loads(state["record"])["start"] == "checkers/2"
+    assert state["seed"] is None  # the journal holds it; the link does not give it out
+    assert b.device.journal.state()["seed"]
