@@ -361,9 +361,10 @@ async def socket(request):
         hub.sockets.discard(ws)
         if hub.button_page is ws:  # the page went away holding the die button: let it go
             hub.button_page = None
+            # here, not in a worker thread: aiohttp cancels the handler of a closed connection, and a
+            # cancelled wait would drop the job (the clock sends the state that follows)
             try:
-                items = await asyncio.to_thread(hub.control, {"do": "button", "down": False})
-                await hub.broadcast(items)
+                hub.control({"do": "button", "down": False})
             except LudusError:
                 pass
     return ws
