@@ -17,7 +17,7 @@ from ludus.errors import LudusError, NotationError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
-from ludus_host.sim_table import MAX_LOG, pieces_of
+from ludus_host.sim_table import MAX_LOG, button_down, move_piece, pieces_of
 from ludus_host.sim_words import seat_colour, words
 from ludus_host.simboard import SimBoard, game_colours, load_board
 
@@ -395,20 +395,9 @@ class PicoTwin:
         do = message.get("do")
         sim = self.sim
         if do in ("lift", "place"):
-            cell = message.get("cell")
-            if not isinstance(cell, str) or cell not in sim.cells:
-                raise NotationError("no cell %r on board %s" % (cell, self.board.name))
-            colour = message.get("colour")
-            if do == "lift":
-                sim.lift(cell, colour)
-            else:
-                if colour is None and not sim.hand:
-                    raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
-                sim.place(cell, colour)
+            move_piece(sim, message, self.board)
         elif do == "button":
-            if not isinstance(message.get("down"), bool):
-                raise NotationError('button: "down" is true (pressed) or false (let go)')
-            self.pico.press(message["down"])
+            self.pico.press(button_down(message))
         elif do == "setup":
             start = message.get("start") or self.preset
             adapter = self.shown.adapter

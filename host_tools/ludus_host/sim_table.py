@@ -158,16 +158,14 @@ class LiveTable:
         """Run the referee's ticks up to until_ms of simulated time (the button polled each tick, as
         the firmware's loop does). Returns True when something new happened."""
         sim = self.sim
-        board = sim.sim
         before = self.version
         while sim.now < until_ms:
             if self.release_at is not None:
                 self._release()
-            press = self.button.poll(sim.now)
-            ref = sim.referee
-            if ref.tick(board.read(sim.now), sim.now, press):
+            changed, events = sim.tick(self.button.poll(sim.now))
+            if changed:
                 self.version += 1
-            for event in ref.take_events():
+            for event in events:
                 self._said(event)
             sim.now += TICK_MS
         return self.version != before
@@ -217,24 +215,11 @@ class LiveTable:
         sim = self.sim.sim
         if len(self.actions) >= MAX_SCRIPT:
             raise NotationError("this game's script is full (%d actions): start a new game" % MAX_SCRIPT)
-        if do == "lift":
-            cell = self._cell(message.get("cell"))
-            colour = _colour(message.get("colour"), "lift")
-            sim.lift(cell, colour)
-            piece = sim.hand[-1]
-            self._record("lift %s%s" % (cell, " " + piece if piece else ""))
-        elif do == "place":
-            cell = self._cell(message.get("cell"))
-            colour = _colour(message.get("colour"), "place")
-            if colour is None and not sim.hand:
-                raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
-            sim.place(cell, colour)
-            piece = sim.colours[sim.cells[cell]][-1]
-            self._record("place %s%s" % (cell, " " + piece if piece else ""))
+        if do in ("lift", "place"):
+            piece = move_piece(sim, message, self.board)
+            self._record("%s %s%s" % (do, message["cell"], " " + piece if piece else ""))
         elif do == "button":
-            down = message.get("down")
-            if not isinstance(down, bool):
-                raise NotationError('button: "down" is true (pressed) or false (let go)')
+            down = button_down(message)
             if down and self.pressed_at is None and self.release_at is None:
                 self.pin.value(0)
                 self.pressed_at = self.now
@@ -285,11 +270,6 @@ class LiveTable:
                 % (do,)
             )
         self.version += 1
-
-    def _cell(self, name):
-        if not isinstance(name, str) or name not in self.sim.sim.cells:
-            raise NotationError("no cell %r on board %s" % (name, self.board.name))
-        return name
 
     def _record(self, line):
         self.actions.append((self.now, line, self.now))
@@ -372,14 +352,34 @@ class _Power:
     line = 0
 
 
-def _colour(value, verb):
-    if value is None:
-        return None
-    if value not in PIECE_COLOURS:
+def move_piece(sim, message, board):
+    """A page's lift or place ({"do", "cell", "colour"}) carried out on the SimBoard sim: the colour of
+    the piece moved (None: of no known colour). NotationError, nothing changed, for a cell that is not
+    the board's, a colour that is not a piece's, an empty cell or an empty hand."""
+    do = message.get("do")
+    cell = message.get("cell")
+    if not isinstance(cell, str) or cell not in sim.cells:
+        raise NotationError("no cell %r on board %s" % (cell, board.name))
+    colour = message.get("colour")
+    if colour is not None and colour not in PIECE_COLOURS:
         raise NotationError(
-            "%s: %r is not a piece colour (expected one of %s)" % (verb, value, ", ".join(PIECE_COLOURS))
+            "%s: %r is not a piece colour (expected one of %s)" % (do, colour, ", ".join(PIECE_COLOURS))
         )
-    return value
+    if do == "lift":
+        sim.lift(cell, colour)
+        return sim.hand[-1]
+    if colour is None and not sim.hand:
+        raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
+    sim.place(cell, colour)
+    return sim.colours[sim.cells[cell]][-1]
+
+
+def button_down(message):
+    """A page's button message: True (pressed) or False (let go); NotationError for anything else."""
+    down = message.get("down")
+    if not isinstance(down, bool):
+        raise NotationError('button: "down" is true (pressed) or false (let go)')
+    return down
 
 
 # ---- replays ------------------------------------------------------------------------------------------

@@ -438,11 +438,16 @@ class Simulator:
             item["grb"] = self.frame.hex()
         return self._out(item)
 
+    def tick(self, button=NO_PRESS):
+        """One referee tick at self.now on the board as it is: (the scene changed, the events). The
+        caller moves the clock on (the simulator's own steps, the browser simulator's table)."""
+        changed = self.referee.tick(self.sim.read(self.now), self.now, button)
+        return changed, self.referee.take_events()
+
     def _step(self, button=NO_PRESS):
-        levels = self.sim.read(self.now)
-        changed = self.referee.tick(levels, self.now, button)
+        changed, events = self.tick(button)
         out = []
-        for ev in self.referee.take_events():
+        for ev in events:
             self.all_events.append(ev)
             out.append(self._out(dict(ev)))
         if changed and self.frames != "none":
