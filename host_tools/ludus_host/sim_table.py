@@ -27,7 +27,6 @@ from ludus.referee.presets import adapter_for, split_preset
 from ludus_host import lights, paths
 from ludus_host.sim_words import seat_colour, words
 from ludus_host.simboard import (
-    GAP_MS,
     PIECE_COLOURS,
     TICK_MS,
     SimBoard,
@@ -577,5 +576,4 @@ def replay_record(text):
         "game": record.start,
         "moves": list(record.actions),
         "steps": steps,
-        "gap_ms": GAP_MS,
     }
