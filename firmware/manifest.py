@@ -19,6 +19,7 @@ package("ludus", files=(
     "board/power.py",
     "bots/__init__.py",
     "bots/checkers.py",
+    "bots/ludo.py",
     "bots/selfplay.py",
     "checkers/__init__.py",
     "checkers/game.py",

@@ -40,7 +40,14 @@ class App:
         self.levels = array("H" if analog else "B", bytes((2 if analog else 1) * board.channel_count))
         scene = default_scene(board, config["budget_ma"])
         scene.set_brightness(config["brightness"])
-        self.referee = Referee(board, config["game"], scene=scene, seed=seed, turn_clock=config["turn_clock"])
+        bots = None
+        if config["bots"]:
+            from ludus.config import bot_seats
+
+            bots = bot_seats(config)
+        self.referee = Referee(
+            board, config["game"], scene=scene, seed=seed, turn_clock=config["turn_clock"], bots=bots
+        )
         self.frame = bytearray(3 * board.led_count)
         self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS

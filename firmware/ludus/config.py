@@ -21,8 +21,8 @@ ADC_PINS = (26, 27, 28)
 
 def defaults():
     """The configuration used where the file says nothing (or something wrong): a Ludo board of 52
-    squares, any Classic game, a quarter brightness, the board's own budget, sound on, no turn clock,
-    the pins of hardware/README.md."""
+    squares, any Classic game, a quarter brightness, the board's own budget, sound on, no turn clock, no
+    bots, the pins of hardware/README.md."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -32,6 +32,7 @@ def defaults():
         "budget_ma": None,
         "sound": True,
         "turn_clock": False,
+        "bots": {},
         "journal_kb": 64,
         "games_kept": 10,
         "pins": {
@@ -90,6 +91,12 @@ def read_config(text):
             config["turn_clock"] = v
         else:
             faults.append("turn_clock must be false, true or seconds 1..3600, not %r" % (v,))
+    if "bots" in data:
+        fault = bots_fault(data["bots"], config["game"])
+        if fault:
+            faults.append(fault)
+        else:
+            config["bots"] = data["bots"]
     _int(data, config, faults, "journal_kb", 8, 192)
     if config["journal_kb"] % 4:
         faults.append(
@@ -100,6 +107,43 @@ def read_config(text):
     if "pins" in data:
         _pins(data["pins"], config, faults)
     return config, faults
+
+
+LUDO_SEATS = ("green", "yellow", "red", "blue")
+BOT_LEVELS = {"ludo": ("random", "preferred", "strong"), "checkers": ("random", "greedy", "strong")}
+
+
+def bots_fault(bots, game):
+    """What is wrong with a `bots` value for a game preset (None if nothing): an object from seat (Ludo:
+    green, yellow, red, blue or 0..3; Chinese Checkers: 0..5, in the game's seat order) to a level
+    (Ludo: random, preferred, strong; Chinese Checkers: random, greedy, strong)."""
+    family = "ludo" if game.startswith("ludo/") else "checkers"
+    levels = BOT_LEVELS[family]
+    if not isinstance(bots, dict):
+        return "bots must be an object from seat to level, like {\"red\": \"strong\"}, not %r" % (bots,)
+    for key, level in bots.items():
+        if bot_seat(key, family) < 0:
+            seats = "green, yellow, red, blue or 0..3" if family == "ludo" else "0..5"
+            return "bots: %r is not a seat (expected %s)" % (key, seats)
+        if level not in levels:
+            return "bots: %s's level %r is not one of %s" % (key, level, ", ".join(levels))
+    return None
+
+
+def bot_seat(key, family):
+    """The seat number a `bots` key names (a Ludo colour or a digit), or -1."""
+    if family == "ludo" and key in LUDO_SEATS:
+        return LUDO_SEATS.index(key)
+    top = 3 if family == "ludo" else 5
+    if isinstance(key, str) and len(key) == 1 and "0" <= key <= str(top):
+        return ord(key) - 48
+    return -1
+
+
+def bot_seats(config):
+    """config's bots as {seat number: level}, for the referee."""
+    family = "ludo" if config["game"].startswith("ludo/") else "checkers"
+    return {bot_seat(k, family): v for k, v in config["bots"].items()}
 
 
 def _text(data, config, faults, key):

@@ -39,6 +39,7 @@ _COMMANDS = (
     "config",
     "set_config",
     "new_game",
+    "bots",
     "games",
     "journal",
     "levels",
@@ -503,7 +504,7 @@ class Device:
         if name not in _COMMANDS:
             link.error(cmd, "unknown command %r (known: %s)" % (name, ", ".join(_COMMANDS)))
             return
-        needs_game = name in ("state", "new_game", "journal", "games", "levels", "frame", "light")
+        needs_game = name in ("state", "new_game", "bots", "journal", "games", "levels", "frame", "light")
         if needs_game and self.app is None:
             link.error(cmd, "not while in safe mode: %s" % (self.safe,))
             return
@@ -611,6 +612,22 @@ class Device:
             self.platform.write_file("config.json", json.dumps(self.config))
         self._build_app()
         link.reply(cmd, {"ok": self.app is not None, "game": game})
+
+    def _cmd_bots(self, cmd, link):
+        # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too) and
+        # keeps them in config.json; without "bots", the reply says which they are
+        if "bots" in cmd:
+            bots = cmd["bots"]
+            config_mod = transient("ludus.config")
+            fault = config_mod.bots_fault(bots, self.config["game"])
+            if fault:
+                link.error(cmd, fault + ": nothing changed")
+                return
+            self.app.referee.set_bots(config_mod.bot_seats({"game": self.config["game"], "bots": bots}))
+            if bots != self.config["bots"]:
+                self.config["bots"] = bots
+                self.platform.write_file("config.json", json.dumps(self.config))
+        link.reply(cmd, {"ok": True, "bots": self.config["bots"]})
 
     def _cmd_games(self, cmd, link):
         last = cmd.get("last", self.config["games_kept"])

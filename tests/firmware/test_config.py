@@ -92,3 +92,22 @@ def test_broken_json_and_repeated_keys_are_named():
     assert config["brightness"] == 20 and "key 'brightness' appears twice" in faults[0]
     config, faults = read_config("[" * 5000)
     assert config == defaults() and faults
+
+
+def test_bots_are_read_by_seat_and_level_and_a_bad_one_is_named():
+    from ludus.config import bot_seats
+
+    config, faults = read_config(json.dumps({"game": "ludo/danish", "bots": {"red": "strong", "1": "random"}}))
+    assert faults == [] and bot_seats(config) == {2: "strong", 1: "random"}
+    config, faults = read_config(json.dumps({"game": "checkers", "bots": {"3": "greedy"}}))
+    assert faults == [] and bot_seats(config) == {3: "greedy"}
+    for bots, part in (
+        ({"purple": "strong"}, "'purple' is not a seat (expected green, yellow, red, blue or 0..3)"),
+        ({"red": "greedy"}, "red's level 'greedy' is not one of random, preferred, strong"),
+        (["red"], "bots must be an object"),
+        ({"4": "strong"}, "'4' is not a seat"),
+    ):
+        config, faults = read_config(json.dumps({"game": "ludo/classic", "bots": bots}))
+        assert config["bots"] == {} and len(faults) == 1 and part in faults[0], (part, faults)
+    config, faults = read_config(json.dumps({"game": "checkers", "bots": {"0": "preferred"}}))
+    assert config["bots"] == {} and "random, greedy, strong" in faults[0]

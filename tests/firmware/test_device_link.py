@@ -97,3 +97,20 @@ def test_the_journal_command_keeps_the_dice_seed_secret():
     assert reply["ok"] and json.loads(state["record"])["start"] == "checkers/2"
     assert state["seed"] is None  # the journal holds it; the link does not give it out
     assert b.device.journal.state()["seed"]
+
+
+def test_the_bots_command_sets_the_seats_the_board_plays_and_keeps_them():
+    b = Bench()
+    b.at(200, lambda: b.send({"cmd": "bots", "id": 1}))
+    b.at(240, lambda: b.send({"cmd": "bots", "id": 2, "bots": {"1": "strong"}}))
+    b.at(280, lambda: b.send({"cmd": "bots", "id": 3, "bots": {"1": "preferred"}}))
+    b.at(320, lambda: b.send({"cmd": "bots", "id": 4, "bots": "all"}))
+    b.run(500)
+    replies = {r.get("id"): r for r in b.events(None, "reply")}
+    assert replies[1]["ok"] and replies[1]["bots"] == {}
+    assert replies[2]["ok"] and replies[2]["bots"] == {"1": "strong"}
+    assert b.device.app.referee.bot_levels == {1: "strong"}
+    assert json.loads(b.platform.files["config.json"])["bots"] == {"1": "strong"}
+    assert not replies[3]["ok"] and "'preferred' is not one of random, greedy, strong" in replies[3]["error"]
+    assert not replies[4]["ok"] and "bots must be an object" in replies[4]["error"]
+    assert b.device.app.referee.bot_levels == {1: "strong"} and len(b.events("boot")) == 1

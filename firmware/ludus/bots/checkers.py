@@ -6,7 +6,8 @@ furthest toward its target, prefers moving pieces that lag behind, and breaks ti
     >>> move = choose_move(game, Lcg(1))
 """
 
-from ludus.checkers.geometry import CENTRE, POINT_OF, POINT_TIPS, distance
+from ludus.checkers.game import _generate
+from ludus.checkers.geometry import CENTRE, COL, POINT_HOLES, POINT_OF, POINT_TIPS, ROW, distance
 
 # Score weights: steps gained toward the target's tip dominate; stopping in a point that is neither
 # the seat's start nor its target is discouraged (a piece parked there can wedge in for good);
@@ -112,3 +113,167 @@ def play(game, rng, max_moves=2000, on_move=None):
         if on_move is not None:
             on_move(game, move)
     return n
+
+
+# The strong bot: a depth-first search over the seat's own next moves (the opponents' replies not
+# searched), every first move and the WIDTH best by rows gained at each further level; a move scores the
+# rows its pieces come nearer their target, with the one-move bot's score to break ties.
+
+
+LEVELS = ("random", "greedy", "strong")
+
+
+class RandomBot:
+    """Any legal move, uniformly."""
+
+    level = "random"
+
+    def __init__(self, seed=1):
+        self.rng = Lcg(seed)
+
+    def choose(self, game):
+        moves = game.legal_moves()
+        return moves[self.rng.randrange(len(moves))] if moves else None
+
+
+class GreedyBot:
+    """The one-move bot of choose_move(): the move that carries a piece furthest toward its target."""
+
+    level = "greedy"
+
+    def __init__(self, seed=1):
+        self.rng = Lcg(seed)
+
+    def choose(self, game):
+        return choose_move(game, self.rng)
+
+
+def bot_for(level, seed=1):
+    """A bot of `level` (one of LEVELS) for one seat."""
+    if level == "random":
+        return RandomBot(seed)
+    if level == "greedy":
+        return GreedyBot(seed)
+    if level == "strong":
+        return StrongBot(seed)
+    raise ValueError("no Chinese Checkers bot %r: the levels are %s" % (level, ", ".join(LEVELS)))
+
+
+class StrongBot:
+    """Two-move lookahead for one seat: the first move that, with the best second move after it, brings
+    the seat's pieces nearest their target (see docs/bots.md for its figures)."""
+
+    level = "strong"
+
+    def __init__(self, seed=1):
+        self.rng = Lcg(seed)
+        self._dist = {}
+
+    def dist_table(self, game, seat):
+        """Per hole, how many rows it lies from the tip of `seat`'s target, counted along the line from
+        the seat's start to its target (one table per set, kept)."""
+        cfg = game.config
+        key = (id(cfg), seat)
+        t = self._dist.get(key)
+        if t is None:
+            t = self._dist[key] = row_distances((cfg.seat_points[seat][0] + 3) % 6)
+        return t
+
+    def choose(self, game):
+        moves = game.legal_moves()
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        seat = game.turn
+        cfg = game.config
+        if len(cfg.seat_points[seat]) != 1:
+            return choose_move(game, self.rng)  # two or three sets per seat: the one-move bot's scoring
+        dist = self.dist_table(game, seat)
+        board = game._board
+        pieces = game._pieces[seat]
+        best = None
+        best_s = -(1 << 29)
+        for move in moves:
+            frm, to = move.frm, move.to
+            s = (dist[frm] - dist[to]) * 64 + score(game, move) // 4
+            s += _play(board, pieces, frm, to, cfg, dist, DEPTH - 1) * 64
+            if s > best_s or (s == best_s and self.rng.randrange(2)):
+                best, best_s = move, s
+        return best
+
+
+DEPTH = 3  # own moves looked at together
+WIDTH = 6  # moves followed at each further level, the best by rows gained
+
+
+def _play(board, pieces, frm, to, cfg, dist, depth):
+    # move frm -> to on the board and piece list, the most rows `depth` more own moves gain after it
+    # (following the WIDTH best by rows at each level), the move taken back
+    code = board[frm]
+    board[frm] = 0
+    board[to] = code
+    k = pieces.index(frm)
+    pieces[k] = to
+    v = 0
+    if depth:
+        v = -99
+        for c in _best_codes(_generate(cfg, board, pieces), dist):
+            f, t = c >> 7, c & 127
+            g = dist[f] - dist[t] + _play(board, pieces, f, t, cfg, dist, depth - 1)
+            if g > v:
+                v = g
+        if v == -99:
+            v = 0
+    pieces[k] = frm
+    board[to] = 0
+    board[frm] = code
+    return v
+
+
+def _best_codes(codes, dist):
+    # the WIDTH move codes that gain the most rows (insertion into a short list)
+    top = []
+    gains = []
+    for c in codes:
+        g = dist[c >> 7] - dist[c & 127]
+        if len(top) < WIDTH or g > gains[-1]:
+            i = len(top)
+            while i and gains[i - 1] < g:
+                i -= 1
+            top.insert(i, c)
+            gains.insert(i, g)
+            if len(top) > WIDTH:
+                top.pop()
+                gains.pop()
+    return top
+
+
+def row_distances(point):
+    """Per hole (bytes of 121), its row counted from the tip of `point` (0..5) toward the opposite point:
+    0 at the tip, 3 on the point's base row, 16 at the far tip. The rows are the lattice lines parallel
+    to the point's base; of the three families of lines, the one where the point's ten holes lie 1, 2, 3
+    and 4 to a row."""
+    tip = POINT_TIPS[point]
+    holes = POINT_HOLES[point]
+    for kind in range(3):
+        for sign in (1, -1):
+            rows = bytearray(121)
+            counts = [0] * 17
+            ok = True
+            for h in range(121):
+                if kind == 0:
+                    d = (ROW[h] - ROW[tip]) * sign
+                elif kind == 1:
+                    d = (ROW[h] + COL[h] - ROW[tip] - COL[tip]) * sign // 2
+                else:
+                    d = (COL[h] - ROW[h] - COL[tip] + ROW[tip]) * sign // 2
+                if d < 0:
+                    ok = False
+                    break
+                rows[h] = d
+            if not ok:
+                continue
+            for h in holes:
+                counts[rows[h]] += 1
+            if counts[:4] == [1, 2, 3, 4]:
+                return bytes(rows)
+    raise ValueError("no row lines for point %d" % point)

@@ -49,7 +49,10 @@ class Referee(RefereeJudge, RefereeFlow):
     adapter: the game adapter (ludus.referee.presets) when not derived from the preset.
     settle_ms: how long the board must be still.
     turn_clock: Ludo's turn clock and auto-play (docs/referee.md): False (off, the default), True (the
-    rule set's clock: 15 s, 5 s in Blitz, none in Danish) or a number of seconds."""
+    rule set's clock: 15 s, 5 s in Blitz, none in Danish) or a number of seconds.
+    bots: the seats the board plays, {seat: level} (Ludo: random, preferred, strong; Chinese Checkers:
+    random, greedy, strong); set_bots() changes them. bot_pause_ms: how long a bot waits, the board
+    still, before it rolls or shows its move (so people can follow)."""
 
     def __init__(
         self,
@@ -62,6 +65,8 @@ class Referee(RefereeJudge, RefereeFlow):
         calibration=None,
         adapter=None,
         turn_clock=False,
+        bots=None,
+        bot_pause_ms=1000,
     ):
         self.board = board
         self.preset = preset
@@ -162,7 +167,14 @@ class Referee(RefereeJudge, RefereeFlow):
             ms = 1000 * (adapter.rules.clock if turn_clock is True else int(turn_clock))
             if ms:
                 self.clock = [ms, 0, -1, -1]
-        self.auto_move = None  # the move the clock chose, for the players to carry out
+        self.auto_move = None  # the move the clock or a bot chose, for the players to carry out
+        self.bot_move = None  # auto_move when a bot chose it (lit as the bot's move)
+        self.bot_levels = {}
+        self.bots = None  # {seat: bot} of the game in play, made when it starts
+        self.bot_pause_ms = bot_pause_ms
+        self.bot_wait = 0  # -1 - t: a bot's seat has been idle since tick time t
+        if bots:
+            self.set_bots(bots)
 
     # ---- the per-tick entry point -----------------------------------------------------------------
 
@@ -193,6 +205,8 @@ class Referee(RefereeJudge, RefereeFlow):
             _timers(self, now_ms)
         if self.clock is not None and self.phase == _PLAY:
             self._clock(now_ms)
+        if self.bots is not None and self.phase == _PLAY:
+            self._bot_turn(now_ms)
         if self._dirty:
             self._dirty = False
             if self._compose is not None:

@@ -6,7 +6,7 @@ undo, the Danish start choice) and the state that survives a power cut. A part o
 # (index, arg-type: `choices` holds the moves to confirm or the starts that fit, None between)
 
 from ludus.dice import Dice
-from ludus.errors import StateError
+from ludus.errors import ConfigError, StateError
 from ludus.record.actions import roll_values
 from ludus.record.game import GameRecord
 from ludus.referee.infer import diff_places, pair_nearest, split_difference
@@ -44,6 +44,17 @@ def _excess(sensed, fill):
         if sensed[p] > fill[p]:
             d += sensed[p] - fill[p]
     return d
+
+
+def _bot_module(family):
+    # the family's bot module (imported when a game with bots starts: not on the heap otherwise)
+    if family == "ludo":
+        import ludus.bots.ludo
+
+        return ludus.bots.ludo
+    import ludus.bots.checkers
+
+    return ludus.bots.checkers
 
 
 class RefereeFlow:
@@ -143,6 +154,7 @@ class RefereeFlow:
         self.phase = PLAY
         self.die_value = 0
         self.die_seat = -1
+        self._make_bots()
         self._dirty = True  # restored between ticks: the next tick recomposes (no setup lights left on)
         if restored:
             self._event("restored", start=start, actions=len(record.actions))
@@ -262,6 +274,81 @@ class RefereeFlow:
                 self._commit(move)
                 return
             self._accept_only(move)
+        self._ask_confirm([move])
+
+    # ---- bots: the seats the board plays -------------------------------------------------------------
+
+    def set_bots(self, levels):
+        """The seats the board plays from the next game on (and in the game in play): {seat: level},
+        seat as the game numbers it (Ludo 0 green .. 3 blue; Chinese Checkers 0 ..), level one of the
+        family's bot levels. ConfigError names a bad seat or level."""
+        family = self.adapter.family
+        names = _bot_module(family).LEVELS
+        checked = {}
+        for seat, level in levels.items():
+            if seat.__class__ is not int or not 0 <= seat < (4 if family == "ludo" else 6):
+                top = 3 if family == "ludo" else 5
+                raise ConfigError("bot seat %r: expected a seat number 0..%d" % (seat, top))
+            if level not in names:
+                raise ConfigError("bot level %r: expected one of %s" % (level, ", ".join(names)))
+            checked[seat] = level
+        self.bot_levels = checked
+        self._make_bots()
+
+    def _make_bots(self):
+        # the bots of the game in play, for the seats it has
+        game = self.game
+        self.bots = None
+        self.auto_move = self.bot_move = None
+        if game is None or not self.bot_levels:
+            return
+        mod = _bot_module(self.adapter.family)
+        seats = game.seats if self.adapter.family == "ludo" else range(game.seats)
+        bots = {}
+        for seat in seats:
+            level = self.bot_levels.get(seat)
+            if level is not None:
+                bots[seat] = mod.bot_for(level, 1 + seat + 8 * self._games_started)
+        self.bots = bots or None
+
+    def _bot_turn(self, now):
+        # A bot's seat is to act: once the board has been still and matching for bot_pause_ms, roll for
+        # it or light its move (the turn clock's way: only that move is accepted, a short press plays it);
+        # a move it chose stays chosen, lit again whenever the board is back to idle.
+        game = self.game
+        bots = self.bots
+        assert bots is not None  # (called only while bots play)
+        bot = bots.get(game.turn)
+        if bot is None or self.situation != S_IDLE:
+            self.bot_wait = 0
+            return
+        if self.auto_move is not None:
+            if self.bot_move is self.auto_move:
+                self._ask_confirm([self.auto_move])
+                self._dirty = True
+            return
+        if self.bot_wait == 0:
+            self.bot_wait = -1 - now
+            return
+        if (now + 1 + self.bot_wait) & 0x3FFFFFFF < self.bot_pause_ms:
+            return
+        self.bot_wait = 0
+        self._dirty = True
+        if self._awaiting_roll():
+            self._event("bot", seat=game.turn, level=bot.level, action="roll")
+            self._roll()
+            return
+        if table_of(self) is None:
+            return
+        move = bot.choose(game)
+        if move is None:
+            return
+        self._event("bot", seat=game.turn, level=bot.level, move=str(move))
+        if self.adapter.family == "ludo" and move.kind >= 3:
+            self._commit(move)  # the Danish start choice: nothing to carry out
+            return
+        self._accept_only(move)
+        self.bot_move = move
         self._ask_confirm([move])
 
     def _draw(self):

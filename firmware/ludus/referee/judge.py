@@ -170,7 +170,7 @@ def _position_changed(self, played=None):
     saturate(es, self.cap)
     _reset_move(self)
     self.table = None
-    self.auto_move = None
+    self.auto_move = self.bot_move = None
     _load_moves(self)
 
 

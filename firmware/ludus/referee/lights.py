@@ -169,8 +169,14 @@ def _compose_other(r, sit):
         for h in r.chain_next:
             _mark(r, h, palette.DESTINATION)
     elif sit == _S_CONFIRM:
-        frm, to, path, victims = r.adapter.ends(r.game, r.choices[r.choice])
-        if frm >= 0:
+        move = r.choices[r.choice]
+        frm, to, path, victims = r.adapter.ends(r.game, move)
+        if move is r.bot_move:  # a bot's move, for a person to carry out: from here to there
+            _mark(r, frm, palette.MOVE_FROM)
+            _mark(r, to, palette.MOVE_TO)
+            for h in path[1:-1]:
+                _mark(r, h, palette.JUMP_PATH)
+        elif frm >= 0:
             _mark(r, frm, palette.CONFIRM)
             _mark(r, to, palette.CONFIRM)
         for v, _base in victims:

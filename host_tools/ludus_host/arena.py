@@ -1,0 +1,185 @@
+"""Bot against bot: one game of Ludo or Chinese Checkers played by the firmware's bots (ludus.bots), with
+the time each decision took, for `ludus arena`. A game is named like a referee preset: `ludo/danish/4`,
+`ludo/classic` (4 players), `checkers/2`, `checkers/2x3`, or `checkers/solo` (one set alone on the board,
+counted in moves to bring it home)."""
+
+import time
+
+from ludus.errors import ConfigError
+
+LUDO_LEVELS = ("random", "preferred", "strong")
+CHECKERS_LEVELS = ("random", "greedy", "strong")
+LUDO_ACTIONS = 20000  # a game still going after this many rolls and moves counts as unfinished
+CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
+
+
+class Arena:
+    """A game name and the bots of its seats (levels in seat order), checked."""
+
+    def __init__(self, game, seats):
+        self.name = game
+        parts = game.split("/")
+        self.solo = False
+        if parts[0] == "ludo" and len(parts) in (2, 3):
+            from ludus.ludo.game import start_position
+
+            self.kind = "ludo"
+            self.spec = parts[1] + "/" + (parts[2] if len(parts) == 3 else "4")
+            levels = LUDO_LEVELS
+            self.start = start_position
+        elif parts[0] == "checkers" and len(parts) == 2:
+            from ludus.checkers.game import start_position
+
+            self.kind = "checkers"
+            self.solo = parts[1] == "solo"
+            self.spec = "2" if self.solo else parts[1]
+            levels = CHECKERS_LEVELS
+            self.start = start_position
+        else:
+            raise ConfigError(
+                "arena game %r: expected ludo/PRESET[/PLAYERS] (ludo/danish/4) or checkers/SETUP "
+                "(checkers/2, checkers/solo)" % (game,)
+            )
+        try:
+            probe = self.start(self.spec)
+        except ConfigError as exc:
+            raise ConfigError("arena game %s: %s" % (game, exc)) from None
+        self.players = 1 if self.solo else (len(probe.seats) if self.kind == "ludo" else probe.seats)
+        if not seats:
+            raise ConfigError("arena: --seats names no bot")
+        for level in seats:
+            if level not in levels:
+                raise ConfigError(
+                    "arena: no %s bot %r: the levels are %s" % (self.kind, level, ", ".join(levels))
+                )
+        if len(seats) != self.players:
+            raise ConfigError(
+                "arena %s: %d players, but --seats names %d bots" % (game, self.players, len(seats))
+            )
+        self.seats = tuple(seats)
+
+    def play(self, index, seed):
+        """Game number `index` of a run seeded `seed`. The bots' seats rotate with the index (so each bot
+        plays from every seat, and in two-player games moves first every other game). Returns (winner:
+        an index into self.seats or -1 for no winner, moves: moves the winner needed, or for solo play
+        the moves to bring the set home, decision seconds and counts per entry of self.seats)."""
+        n = self.players
+        rot = index % n
+        game_seed = (seed * 1000003 + index) & 0x3FFFFFFF
+        if self.kind == "ludo":
+            return self._ludo(rot, game_seed)
+        return self._checkers(rot, game_seed)
+
+    def _ludo(self, rot, game_seed):
+        from ludus.bots.ludo import bot_for
+        from ludus.bots.selfplay import SeededDie
+
+        game = self.start(self.spec)
+        game.max_undo = 0
+        die = SeededDie(game_seed)
+        n = self.players
+        # seat k of the game (in game.seats order) is played by entry (k - rot) % n of self.seats
+        entry_of = {}
+        bots = {}
+        for k, s in enumerate(game.seats):
+            e = (k - rot) % n
+            entry_of[s] = e
+            bots[s] = bot_for(self.seats[e], game_seed + 7 * k + 1)
+        spent = [0.0] * n
+        counts = [0] * n
+        moves = [0] * n
+        clock = time.perf_counter
+        for _ in range(LUDO_ACTIONS):
+            if game.phase == 3 or game.placed:
+                break
+            if game.awaiting_roll():
+                game.apply_roll(die.roll())
+                continue
+            s = game.turn
+            e = entry_of[s]
+            t0 = clock()
+            m = bots[s].choose(game)
+            spent[e] += clock() - t0
+            counts[e] += 1
+            moves[e] += 1
+            game.push(m)
+        if not game.placed:
+            return -1, 0, spent, counts
+        e = entry_of[game.placed[0]]
+        return e, moves[e], spent, counts
+
+    def _checkers(self, rot, game_seed):
+        from ludus.bots.checkers import Lcg, StrongBot, choose_move
+
+        game = self.start(self.spec)
+        n = self.players
+        if self.solo:
+            game = _alone(game)
+        rngs = [Lcg(game_seed + k) for k in range(max(n, 1))]
+        strong = [StrongBot(game_seed + 11 * k + 1) for k in range(max(n, 1))]
+        spent = [0.0] * n
+        counts = [0] * n
+        moves = [0] * n
+        clock = time.perf_counter
+        while game.plies < CHECKERS_PLIES:
+            if self.solo:
+                if game.is_finished(0):
+                    break
+            elif game.is_over():
+                break
+            seat = game.turn
+            e = (seat - rot) % n
+            level = self.seats[e]
+            t0 = clock()
+            if level == "strong":
+                m = strong[e].choose(game)
+            elif level == "greedy":
+                m = choose_move(game, rngs[e])
+            else:
+                legal = game.legal_moves()
+                m = legal[rngs[e].randrange(len(legal))]
+            spent[e] += clock() - t0
+            counts[e] += 1
+            if m.frm >= 0:
+                moves[e] += 1
+            game.push(m)
+            if self.solo:
+                _back_to(game, 0)
+        if self.solo:
+            return (0 if game.is_finished(0) else -1), moves[0], spent, counts
+        placed = game.placements()
+        if not placed or not game.is_finished(placed[0]):
+            return -1, 0, spent, counts
+        e = (placed[0] - rot) % n
+        return e, moves[e], spent, counts
+
+
+def _alone(game):
+    # the two-player start with the second set taken off: seat 0 alone on the board
+    from ludus.checkers.game import CheckersGame
+
+    board = bytearray(game._board)
+    cfg = game.config
+    for h in range(len(board)):
+        if board[h] and cfg.set_seat[board[h]] != 0:
+            board[h] = 0
+    return CheckersGame(cfg, board)
+
+
+def _back_to(game, seat):
+    # solo play: after each move the turn comes straight back (the empty seat never moves); the game's
+    # remembered move list and blocked flag belong to the turn it had
+    game.turn = seat
+    game._legal_codes = None
+    game._blocked = -1
+
+
+def wilson(wins, games, z=1.96):
+    """The 95% Wilson score interval of a win rate, as (low, high)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    d = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / d
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
