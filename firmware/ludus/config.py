@@ -120,7 +120,7 @@ def bots_fault(bots, game):
     family = "ludo" if game.startswith("ludo/") else "checkers"
     levels = BOT_LEVELS[family]
     if not isinstance(bots, dict):
-        return "bots must be an object from seat to level, like {\"red\": \"strong\"}, not %r" % (bots,)
+        return 'bots must be an object from seat to level, like {"red": "strong"}, not %r' % (bots,)
     for key, level in bots.items():
         if bot_seat(key, family) < 0:
             seats = "green, yellow, red, blue or 0..3" if family == "ludo" else "0..5"

@@ -88,6 +88,11 @@ _WORDS = {
     "refused": lambda e: "refused: %s" % e.get("reason"),
     "undo": lambda e: "undo: %s" % e.get("move"),
     "pass": lambda e: "seat %s passes" % e.get("seat"),
+    "bot": lambda e: (
+        "seat %s (%s bot) chose %s: carry it out as lit" % (e.get("seat"), e.get("level"), e.get("move"))
+        if e.get("move")
+        else "seat %s (%s bot): the board rolls for it" % (e.get("seat"), e.get("level"))
+    ),
     "game_over": lambda e: (
         "game over: places %s, dice seed revealed %s..." % (e.get("placements"), str(e.get("seed"))[:16])
     ),

@@ -16,11 +16,20 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import WSMsgType, web
+from ludus.config import BOT_LEVELS
 from ludus.errors import LudusError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
-from ludus_host.sim_table import GAMES, SPEEDS, LiveTable, board_for, replay_record, replay_script
+from ludus_host.sim_table import (
+    GAMES,
+    SPEEDS,
+    LiveTable,
+    board_for,
+    bot_seat_names,
+    replay_record,
+    replay_script,
+)
 
 FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
 MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
@@ -127,6 +136,8 @@ class Hub:
             "board_name": t.board_name,
             "board": json.loads(paths.read_text(paths.board_file(t.board_name) or t.board_name, "board")),
             "starts": starts,
+            "bot_seats": bot_seat_names(t.preset),
+            "bot_levels": list(BOT_LEVELS["ludo" if t.preset.startswith("ludo/") else "checkers"]),
             "state": t.state(),
             "frame": bytes(t.render()).hex(),
             "frame_t": t.now,

@@ -49,6 +49,16 @@ GAMES = (
     ("ludo/hebrew-56/4", "Ludo, Hebrew 56"),
 )
 SPEEDS = (0.25, 0.5, 1, 2, 4, 8)
+
+
+def bot_seat_names(preset):
+    """The seats a page may hand to a bot, as [key in config.json's `bots`, words]: the four Ludo
+    colours, or Chinese Checkers seats 0..5 (in the order of the setup put out)."""
+    if preset.startswith("ludo/"):
+        return [[c, c] for c in ("green", "yellow", "red", "blue")]
+    return [[str(k), "seat %d" % (k + 1)] for k in range(6)]
+
+
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
 MAX_SCRIPT = 20000  # actions a live table records before it says the script is full
 MAX_STEPS = 5000  # steps of one replay
@@ -206,8 +216,9 @@ class LiveTable:
     # ---- what the page does -------------------------------------------------------------------------
 
     def act(self, message):
-        """Carry out one thing done on the page: a dict with "do" (lift, place, button, setup, clear,
-        power). NotationError naming the problem for anything that cannot be done; nothing changes."""
+        """Carry out one thing done on the page: a dict with "do" (lift, place, button, setup, start,
+        bots, clear, aside, power). NotationError naming the problem for anything that cannot be done;
+        nothing changes."""
         if not isinstance(message, dict):
             raise NotationError('a request is a JSON object with a "do" key')
         do = message.get("do")
@@ -251,6 +262,14 @@ class LiveTable:
             except LudusError as exc:
                 raise NotationError("start: %s" % exc) from None
             self._record("start " + text)
+        elif do == "bots":
+            bots = message.get("bots")
+            if not isinstance(bots, dict):
+                raise NotationError(
+                    'bots: give {"bots": {SEAT: LEVEL}}, like {"red": "strong"} ({} for none)'
+                )
+            self.sim.set_bots(bots)
+            self._record("bots " + (" ".join("%s=%s" % kv for kv in sorted(bots.items())) or "none"))
         elif do == "clear":
             sim.clear()
             self._record("clear")
@@ -265,7 +284,7 @@ class LiveTable:
                     self._said(item)
         else:
             raise NotationError(
-                "unknown action %r (expected lift, place, button, setup, start, clear, aside or power)"
+                "unknown action %r (expected lift, place, button, setup, start, bots, clear, aside or power)"
                 % (do,)
             )
         self.version += 1
@@ -301,6 +320,7 @@ class LiveTable:
             "log": [[t, text] for t, text in self.log[-MAX_LOG:]],
             "settle_ms": self.settle_ms,
             "analog": self.analog,
+            "bots": dict(self.sim.bots),
             "button_down": self.pressed_at is not None or self.release_at is not None,
         }
         return out

@@ -47,6 +47,11 @@ def words(event, adapter=None, game=None):
         if event.get("move"):
             return "%s's time ran out: the board chose %s, carry it out" % (who, event["move"])
         return "%s's time ran out: the board rolls" % who
+    if name == "bot":
+        level = event.get("level", "")
+        if event.get("move"):
+            return "%s (%s bot) chose %s: carry it out as lit" % (who, level, event["move"])
+        return "%s (%s bot): the board rolls for it" % (who, level)
     if name == "illegal":
         reason = event.get("reason") or "not a legal move"
         return "illegal: %s (take it back: from %s)" % (reason, _places(event.get("missing")))

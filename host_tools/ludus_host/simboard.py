@@ -14,6 +14,7 @@ from array import array
 
 import ludus.light.palette as palette
 from ludus.board.definition import BoardDefinition
+from ludus.config import bot_seats, bots_fault
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.ludo.geometry import COLOURS
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
@@ -68,6 +69,7 @@ VERBS = {
     "setup": (0, 1),
     "start": (1, None),
     "clear": (0, 0),
+    "bots": (1, None),
     "expect": (1, None),
 }
 EXPECTS = ("situation", "phase", "turn", "event", "no-event", "position", "lit", "die", "physical", "refused")
@@ -184,6 +186,14 @@ def parse_script(text, board):
             for v in args:
                 if v not in ("1", "2", "3", "4", "5", "6"):
                     raise NotationError("line %d: die: %r is not a die value 1..6" % (number, v))
+        if verb == "bots" and args != ["none"]:
+            for arg in args:
+                seat, eq, level = arg.partition("=")
+                if not eq or not seat or not level:
+                    raise NotationError(
+                        "line %d: bots: %r: expected SEAT=LEVEL, like red=strong (or bots none)"
+                        % (number, arg)
+                    )
         if verb == "expect" and args[0] == "physical" and len(args) > 1:
             raise NotationError("line %d: expect physical takes no argument" % number)
         if verb == "expect" and args[0] not in ("physical",) and len(args) < 2:
@@ -399,6 +409,7 @@ class Simulator:
             for k in range(len(leds)):
                 self.names[leds[k]] = "%s.%d" % (role, k)
         self.all_events = []
+        self.bots = {}  # the seats the board plays, as config.json's `bots` names them
         self.referee = self._new_referee()
 
     def _new_referee(self):
@@ -410,7 +421,19 @@ class Simulator:
             turn_clock=self.turn_clock,
         )
         ref.forced_rolls = self.forced
+        if self.bots:
+            ref.set_bots(bot_seats({"game": self.preset, "bots": self.bots}))
         return ref
+
+    def set_bots(self, bots):
+        """The seats the board plays, {seat: level} as config.json's `bots` has them (Ludo colours or
+        seat digits); kept across power cuts, as the board keeps its config. NotationError names a bad
+        seat or level."""
+        fault = bots_fault(bots, self.preset)
+        if fault:
+            raise NotationError(fault)
+        self.bots = dict(bots)
+        self.referee.set_bots(bot_seats({"game": self.preset, "bots": self.bots}))
 
     # -- output --
 
@@ -566,6 +589,8 @@ class Simulator:
             yield from self._start(" ".join(args))
         elif verb == "clear":
             sim.clear()
+        elif verb == "bots":
+            self.set_bots({} if args == ["none"] else dict(arg.split("=", 1) for arg in args))
         elif verb == "expect":
             self._expect(args)
             return

@@ -97,7 +97,9 @@ def test_broken_json_and_repeated_keys_are_named():
 def test_bots_are_read_by_seat_and_level_and_a_bad_one_is_named():
     from ludus.config import bot_seats
 
-    config, faults = read_config(json.dumps({"game": "ludo/danish", "bots": {"red": "strong", "1": "random"}}))
+    config, faults = read_config(
+        json.dumps({"game": "ludo/danish", "bots": {"red": "strong", "1": "random"}})
+    )
     assert faults == [] and bot_seats(config) == {2: "strong", 1: "random"}
     config, faults = read_config(json.dumps({"game": "checkers", "bots": {"3": "greedy"}}))
     assert faults == [] and bot_seats(config) == {3: "greedy"}

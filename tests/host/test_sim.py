@@ -703,3 +703,76 @@ def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
     st = m.state()
     assert st["phase"] == "setup" and st["turn"] is None and st["moves"] == [] and st["pieces"] == {}
     assert any("cannot read" in text for _, text in st["log"])
+
+
+def _bots_play_out(t, limit):
+    """Every seat a bot: wait for each lit bot move and carry it out as a person would. Returns the
+    bot events' moves, in order."""
+    chosen = []
+    for _ in range(limit):
+        if t.state()["phase"] == "over":
+            break
+        t.advance(t.now + 1100)
+        ref = t.referee
+        if ref.situation == 2:  # pending: a move the sensors cannot see done; the person says so
+            press(t)
+            continue
+        if ref.bot_move is not None and ref.situation == 3:
+            text = str(ref.bot_move)
+            chosen.append(text)
+            carry_out(t, text)
+    return chosen
+
+
+def test_bots_play_a_whole_checkers_game_on_the_table_and_the_script_replays_it():
+    t = LiveTable("checkers/2", seed=SEED)
+    t.act({"do": "bots", "bots": {"0": "strong", "1": "greedy"}})
+    t.act({"do": "setup"})
+    t.advance(t.now + 500)
+    chosen = _bots_play_out(t, 400)
+    st = t.state()
+    assert st["phase"] == "over" and st["bots"] == {"0": "strong", "1": "greedy"}
+    assert st["moves"] == chosen  # the referee accepted exactly each bot's move
+    assert any("(strong bot) chose" in text for _, text in st["log"])
+    # the bots come back on a replay of the saved script: the same moves, the same end
+    script = t.script()
+    assert "bots 0=strong 1=greedy" in script
+    replay = replay_script(script, board=t.board_name, game=t.preset)
+    assert resolved(replay, len(replay["steps"]) - 1)["moves"] == st["moves"]
+
+
+def test_bots_play_a_whole_ludo_game_and_its_record_verifies():
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    t.act({"do": "bots", "bots": {"green": "strong", "red": "preferred"}})
+    t.act({"do": "setup"})
+    t.advance(t.now + 500)
+    chosen = _bots_play_out(t, 3000)
+    st = t.state()
+    assert st["phase"] == "over", st["log"][-3:]
+    played = [m for m in st["moves"] if not m.startswith("roll")]
+    assert played == chosen
+    assert st["verified"].startswith("verified: ")
+    assert GameRecord.from_json(t.record()).verify() == []
+
+
+def test_bad_bots_are_named_and_change_nothing():
+    t = LiveTable("ludo/classic/4", seed=SEED)
+    for bots, words in (
+        ({"purple": "strong"}, "'purple' is not a seat"),
+        ({"red": "greedy"}, "red's level 'greedy' is not one of random, preferred, strong"),
+        ("red", "bots: give"),
+    ):
+        with pytest.raises(NotationError) as exc:
+            t.act({"do": "bots", "bots": bots})
+        assert words in str(exc.value)
+    assert t.state()["bots"] == {} and t.referee.bots is None
+
+
+def test_a_play_script_names_bad_bots_lines():
+    board = load_board("ludo52")
+    with pytest.raises(NotationError, match="line 2: bots: 'red': expected SEAT=LEVEL"):
+        parse_script("setup\nbots red\n", board)
+    sim = Simulator(board, "ludo/classic/4", seed=SEED, frames="none")
+    with pytest.raises(NotationError, match="'purple' is not a seat"):
+        list(sim.run(parse_script("bots purple=strong\n", board)))
+    assert sim.bots == {}

@@ -7,7 +7,7 @@ furthest toward its target, prefers moving pieces that lag behind, and breaks ti
 """
 
 from ludus.checkers.game import _generate
-from ludus.checkers.geometry import CENTRE, COL, POINT_HOLES, POINT_OF, POINT_TIPS, ROW, distance
+from ludus.checkers.geometry import CENTRE, COL, POINT_HOLES, POINT_OF, POINT_TIPS, ROW, distance, hole_at
 
 # Score weights: steps gained toward the target's tip dominate; stopping in a point that is neither
 # the seat's start nor its target is discouraged (a piece parked there can wedge in for good);
@@ -115,9 +115,26 @@ def play(game, rng, max_moves=2000, on_move=None):
     return n
 
 
-# The strong bot: a depth-first search over the seat's own next moves (the opponents' replies not
-# searched), every first move and the WIDTH best by rows gained at each further level; a move scores the
-# rows its pieces come nearer their target, with the one-move bot's score to break ties.
+# The strong bot: an opening line for a set alone at its start (SOLO_LINE, found by a wide beam search on
+# a laptop: ludus_host.checkers_book), followed while the seat's pieces stand where the line expects and
+# its move is legal; otherwise a depth-first search over the seat's own next moves (the opponents'
+# replies not searched): every first move, then the WIDTH best by rows gained at each further level.
+# A line of moves scores the rows its pieces come nearer their targets; at its end the piece furthest
+# behind costs REAR/8 of a row per row (a lone piece at the back finds no ladder to jump along).
+
+DEPTH = 3  # own moves looked at together
+WIDTH = 6  # moves followed at each further level, the best by rows gained
+REAR = 16
+
+# The 27 moves (from hole, to hole) that bring the set of point 0 home alone: the proven minimum (G. I.
+# Bell, INTEGERS 9 (2009) G01). Other points play it turned (rotation()).
+SOLO_LINE = bytes(
+    (
+        6, 15, 1, 28, 5, 39, 39, 49, 0, 58, 3, 39, 7, 68, 68, 79, 2, 91, 9, 68, 15, 16, 4, 103,
+        49, 112, 112, 116, 28, 119, 8, 112, 16, 28, 112, 113, 28, 114, 39, 49, 49, 112, 79, 120,
+        58, 115, 68, 79, 79, 117, 91, 118, 103, 111,
+    )
+)  # fmt: skip
 
 
 LEVELS = ("random", "greedy", "strong")
@@ -160,52 +177,83 @@ def bot_for(level, seed=1):
 
 
 class StrongBot:
-    """Two-move lookahead for one seat: the first move that, with the best second move after it, brings
-    the seat's pieces nearest their target (see docs/bots.md for its figures)."""
+    """The opening line, else the search (see docs/bots.md for its figures)."""
 
     level = "strong"
 
     def __init__(self, seed=1):
         self.rng = Lcg(seed)
-        self._dist = {}
+        self._lines = {}  # point -> {the set's holes, sorted, as bytes: (from, to)}
 
     def dist_table(self, game, seat):
-        """Per hole, how many rows it lies from the tip of `seat`'s target, counted along the line from
-        the seat's start to its target (one table per set, kept)."""
-        cfg = game.config
-        key = (id(cfg), seat)
-        t = self._dist.get(key)
-        if t is None:
-            t = self._dist[key] = row_distances((cfg.seat_points[seat][0] + 3) % 6)
-        return t
+        """Per hole, how many rows it lies from the tip of the target of `seat`'s (first) set."""
+        return rows_of_code(game.config.seat_codes[seat][0])
 
     def choose(self, game):
         moves = game.legal_moves()
         if len(moves) <= 1:
             return moves[0] if moves else None
         seat = game.turn
+        move = self._line_move(game, seat, moves)
+        if move is not None:
+            return move
         cfg = game.config
-        if len(cfg.seat_points[seat]) != 1:
-            return choose_move(game, self.rng)  # two or three sets per seat: the one-move bot's scoring
-        dist = self.dist_table(game, seat)
         board = game._board
         pieces = game._pieces[seat]
         best = None
         best_s = -(1 << 29)
         for move in moves:
             frm, to = move.frm, move.to
+            dist = rows_of_code(board[frm])
             s = (dist[frm] - dist[to]) * 64 + score(game, move) // 4
-            s += _play(board, pieces, frm, to, cfg, dist, DEPTH - 1) * 64
+            s += _play(board, pieces, frm, to, cfg, DEPTH - 1) * 64
             if s > best_s or (s == best_s and self.rng.randrange(2)):
                 best, best_s = move, s
         return best
 
+    def _line_move(self, game, seat, moves):
+        # the opening line's move if the seat's one set of ten stands where the line has it
+        cfg = game.config
+        if len(cfg.seat_points[seat]) != 1 or cfg.pieces != 10:
+            return None
+        point = cfg.seat_points[seat][0]
+        line = self._lines.get(point)
+        if line is None:
+            line = self._lines[point] = _line_for(point)
+        step = line.get(bytes(sorted(game._pieces[seat])))
+        if step is None:
+            return None
+        for m in moves:
+            if m.frm == step[0] and m.to == step[1]:
+                return m
+        return None
 
-DEPTH = 3  # own moves looked at together
-WIDTH = 6  # moves followed at each further level, the best by rows gained
+
+def _line_for(point):
+    # SOLO_LINE turned to `point`: {the set's holes before each move, sorted, as bytes: (from, to)}
+    turn = rotation(point)
+    holes = [turn[h] for h in POINT_HOLES[0]]
+    out = {}
+    for i in range(0, len(SOLO_LINE), 2):
+        frm = turn[SOLO_LINE[i]]
+        to = turn[SOLO_LINE[i + 1]]
+        out[bytes(sorted(holes))] = (frm, to)
+        holes[holes.index(frm)] = to
+    return out
 
 
-def _play(board, pieces, frm, to, cfg, dist, depth):
+_ROWS = [None] * 7
+
+
+def rows_of_code(code):
+    """row_distances() of the target of the set whose board code (its point + 1) is `code` (kept)."""
+    t = _ROWS[code]
+    if t is None:
+        t = _ROWS[code] = row_distances((code + 2) % 6)
+    return t
+
+
+def _play(board, pieces, frm, to, cfg, depth):
     # move frm -> to on the board and piece list, the most rows `depth` more own moves gain after it
     # (following the WIDTH best by rows at each level), the move taken back
     code = board[frm]
@@ -214,11 +262,19 @@ def _play(board, pieces, frm, to, cfg, dist, depth):
     k = pieces.index(frm)
     pieces[k] = to
     v = 0
+    if not depth and REAR:
+        hi = 0
+        for h in pieces:
+            d = rows_of_code(board[h])[h]
+            if d > hi:
+                hi = d
+        v = -(REAR * hi) // 8
     if depth:
         v = -99
-        for c in _best_codes(_generate(cfg, board, pieces), dist):
+        for c in _best_codes(board, _generate(cfg, board, pieces)):
             f, t = c >> 7, c & 127
-            g = dist[f] - dist[t] + _play(board, pieces, f, t, cfg, dist, depth - 1)
+            dist = rows_of_code(board[f])
+            g = dist[f] - dist[t] + _play(board, pieces, f, t, cfg, depth - 1)
             if g > v:
                 v = g
         if v == -99:
@@ -229,12 +285,14 @@ def _play(board, pieces, frm, to, cfg, dist, depth):
     return v
 
 
-def _best_codes(codes, dist):
+def _best_codes(board, codes):
     # the WIDTH move codes that gain the most rows (insertion into a short list)
     top = []
     gains = []
     for c in codes:
-        g = dist[c >> 7] - dist[c & 127]
+        f = c >> 7
+        dist = rows_of_code(board[f])
+        g = dist[f] - dist[c & 127]
         if len(top) < WIDTH or g > gains[-1]:
             i = len(top)
             while i and gains[i - 1] < g:
@@ -277,3 +335,18 @@ def row_distances(point):
             if counts[:4] == [1, 2, 3, 4]:
                 return bytes(rows)
     raise ValueError("no row lines for point %d" % point)
+
+
+def rotation(k):
+    """The holes turned k sixths of a turn clockwise about the centre (bytes of 121): point p's holes go
+    to point (p + k) % 6's."""
+    out = bytearray(121)
+    for h in range(121):
+        y = ROW[h] - 8
+        x = COL[h] - 12  # doubled columns: a step east is 2
+        q = (x - y) >> 1
+        r = y
+        for _ in range(k % 6):
+            q, r = -r, q + r  # (q, r, s) -> (-r, -s, -q): a sixth clockwise
+        out[h] = hole_at(r + 8, 2 * q + r + 12)
+    return bytes(out)

@@ -210,7 +210,9 @@ def evaluate(game, pos, seat, alive=None):
                 else:
                     risk = 64 - alive[gi]
                     if TAIL and game._six_again and risk < 64:
-                        risk += (_tail(game, pos, s, abs_of[s][p], seats, teams, L, turn_in) * (64 - risk)) >> 6
+                        risk += (
+                            _tail(game, pos, s, abs_of[s][p], seats, teams, L, turn_in) * (64 - risk)
+                        ) >> 6
                 v -= (v * _FEAR * risk) >> 9
             if own:
                 mine += v

@@ -324,8 +324,7 @@ class RefereeFlow:
             return
         if self.auto_move is not None:
             if self.bot_move is self.auto_move:
-                self._ask_confirm([self.auto_move])
-                self._dirty = True
+                self._show_bot_move()
             return
         if self.bot_wait == 0:
             self.bot_wait = -1 - now
@@ -349,7 +348,16 @@ class RefereeFlow:
             return
         self._accept_only(move)
         self.bot_move = move
-        self._ask_confirm([move])
+        self._show_bot_move()
+
+    def _show_bot_move(self):
+        # lit from -> to (ludus.referee.lights), accepted alone; a short press plays it as a confirmed
+        # reading is played (the board then guides the pieces to it). No `confirm` event: the `bot`
+        # event said what it chose.
+        self.situation = S_CONFIRM
+        self.choices = [self.bot_move]
+        self.choice = 0
+        self._dirty = True
 
     def _draw(self):
         if self.forced_rolls:

@@ -103,6 +103,7 @@ function hello(msg) {
   }
   if (msg.starts.includes(msg.preset)) start.value = msg.preset; // the game chosen, not the first start
   $("settings-note").hidden = true;
+  showBotChoices(msg.bot_seats || [], msg.bot_levels || [], msg.mirror);
   $("settle").value = msg.state.settle_ms;
   $("sensors").value = msg.state.analog ? "analog" : "presence";
   view.state = msg.state;
@@ -252,8 +253,47 @@ function showState(st) {
   $("commitment").textContent = st.commitment ? "Dice commitment (SHA-256 of the secret seed): " + st.commitment : "";
   $("verified").textContent = st.seed ? "Seed revealed: " + st.seed + (st.verified ? " — " + st.verified : "") : "";
   showMoves(st.moves);
+  if (st.bots) showBots(st.bots);
   showLog(st.log.map(([t, text]) => `${(t / 1000).toFixed(1)} s  ${text}`));
   $("die-button").classList.toggle("down", !!st.button_down);
+}
+
+// ---- bots: a level per seat, or a person ---------------------------------------------------------------
+
+function showBotChoices(seats, levels, mirror) {
+  const box = $("bots");
+  box.textContent = "";
+  $("bots-box").hidden = !!mirror || !seats.length;
+  for (const [key, words] of seats) {
+    const label = document.createElement("label");
+    label.textContent = words + " ";
+    const sel = document.createElement("select");
+    sel.id = "bot-" + key;
+    sel.dataset.seat = key;
+    for (const level of ["person", ...levels]) {
+      const o = document.createElement("option");
+      o.value = level; o.textContent = level === "person" ? "a person" : level + " bot";
+      sel.appendChild(o);
+    }
+    sel.addEventListener("change", sendBots);
+    label.appendChild(sel);
+    box.appendChild(label);
+  }
+}
+
+function sendBots() {
+  const bots = {};
+  for (const sel of $("bots").querySelectorAll("select")) {
+    if (sel.value !== "person") bots[sel.dataset.seat] = sel.value;
+  }
+  send({ do: "bots", bots });
+}
+
+function showBots(bots) {
+  for (const sel of $("bots").querySelectorAll("select")) {
+    const level = (bots || {})[sel.dataset.seat];
+    sel.value = level || "person";
+  }
 }
 
 function showMoves(moves) {
