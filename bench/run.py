@@ -23,6 +23,8 @@ CASE_MODULES = (
     "cases_referee",
     "cases_journal",
     "cases_device",
+    "cases_ludo_bot",
+    "cases_checkers_bot",
 )
 AREA_MODULE = {"scene": "sensing"}  # areas whose cases live in another area's module
 

@@ -20,6 +20,7 @@ package("ludus", files=(
     "bots/__init__.py",
     "bots/checkers.py",
     "bots/ludo.py",
+    "bots/rng.py",
     "bots/selfplay.py",
     "checkers/__init__.py",
     "checkers/game.py",

@@ -16,8 +16,9 @@ CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
 class Arena:
     """A game name and the bots of its seats (levels in seat order), checked."""
 
-    def __init__(self, game, seats):
+    def __init__(self, game, seats, no_line=False):
         self.name = game
+        self.no_line = no_line
         parts = game.split("/")
         self.solo = False
         if parts[0] == "ludo" and len(parts) in (2, 3):
@@ -116,7 +117,7 @@ class Arena:
         if self.solo:
             game = _alone(game)
         rngs = [Lcg(game_seed + k) for k in range(max(n, 1))]
-        strong = [StrongBot(game_seed + 11 * k + 1) for k in range(max(n, 1))]
+        strong = [StrongBot(game_seed + 11 * k + 1, line=not self.no_line) for k in range(max(n, 1))]
         spent = [0.0] * n
         counts = [0] * n
         moves = [0] * n

@@ -28,10 +28,11 @@ def solo_line(width=4000, rear=1.0, max_moves=60):
         return sum(dist[h] for h in p) + rear * max(dist[h] for h in p)
 
     home = sum(sorted(dist)[:10])  # the target's ten holes: rows 0, 1, 1, 2, 2, 2, 3, 3, 3, 3
-    level = [(value(start), start, ())]
+    nothing: tuple = ()
+    level = [(value(start), start, nothing)]
     board = bytearray(len(game._board))
     for _ in range(max_moves):
-        found = {}
+        found: dict = {}
         for _v, pieces, path in level:
             for h in pieces:
                 board[h] = code

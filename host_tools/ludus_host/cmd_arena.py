@@ -35,14 +35,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", type=whole(1, 256), default=None, help="worker processes (default: one per core)"
     )
+    parser.add_argument(
+        "--no-line",
+        action="store_true",
+        help="Chinese Checkers: the strong bot without its opening line (its search alone)",
+    )
 
 
 _ARENA = None
 
 
-def _init(game, seats):
+def _init(game, seats, no_line=False):
     global _ARENA
-    _ARENA = Arena(game, seats)
+    _ARENA = Arena(game, seats, no_line=no_line)
 
 
 def _one(job):
@@ -51,11 +56,12 @@ def _one(job):
     return _ARENA.play(index, seed)
 
 
-def run(args: argparse.Namespace) -> int:
-    seats = [s.strip() for s in args.seats.split(",")]
-    arena = Arena(args.game, seats)  # checked here, so a bad name fails before any worker starts
-    jobs = args.jobs or os.cpu_count() or 1
-    work = [(i, args.seed) for i in range(args.games)]
+def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None):
+    """Play `games` games of `game` (a name Arena takes) with the bots `seats`; progress on stderr. The
+    summary dict the JSON line carries."""
+    arena = Arena(game, seats, no_line=no_line)  # checked here, so a bad name fails before any worker
+    jobs = jobs or os.cpu_count() or 1
+    work = [(i, seed) for i in range(games)]
     n = len(arena.seats)
     wins = [0] * n
     spent = [0.0] * n
@@ -64,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     unfinished = 0
     start = time.perf_counter()
     last = 0.0
+    label = label or game
 
     def add(result):
         nonlocal unfinished
@@ -84,32 +91,33 @@ def run(args: argparse.Namespace) -> int:
         if final or now - last >= 1.0:
             last = now
             print(
-                "arena %s: %d/%d games, %.0f s" % (args.game, done, args.games, now - start),
+                "arena %s: %d/%d games, %.0f s" % (label, done, games, now - start),
                 file=sys.stderr,
                 flush=True,
             )
 
-    if jobs == 1 or args.games < 4:
+    if jobs == 1 or games < 4:
         for k, job in enumerate(work, 1):
             add(arena.play(*job))
             progress(k)
     else:
-        ctx = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-        chunk = max(1, min(50, args.games // (jobs * 8)))
-        with ctx.Pool(jobs, initializer=_init, initargs=(args.game, seats)) as pool:
+        ctx = multiprocessing.get_context("fork")
+        chunk = max(1, min(50, games // (jobs * 8)))
+        with ctx.Pool(jobs, initializer=_init, initargs=(game, seats, no_line)) as pool:
             for k, result in enumerate(pool.imap_unordered(_one, work, chunksize=chunk), 1):
                 add(result)
                 progress(k)
-    progress(args.games, final=True)
-    seconds = time.perf_counter() - start
-    out = {"game": args.game, "games": args.games, "seed": args.seed, "unfinished": unfinished, "seats": []}
+    progress(games, final=True)
+    out = {"game": game, "games": games, "seed": seed, "unfinished": unfinished, "seats": []}
+    if no_line:
+        out["no_line"] = True
     for i, level in enumerate(arena.seats):
-        low, high = wilson(wins[i], args.games)
+        low, high = wilson(wins[i], games)
         out["seats"].append(
             {
                 "bot": level,
                 "wins": wins[i],
-                "win_rate": round(wins[i] / args.games, 4),
+                "win_rate": round(wins[i] / games, 4),
                 "ci95": [round(low, 4), round(high, 4)],
                 "mean_decision_ms": round(1000 * spent[i] / counts[i], 3) if counts[i] else None,
             }
@@ -120,7 +128,13 @@ def run(args: argparse.Namespace) -> int:
             if finish
             else None
         )
-    out["seconds"] = round(seconds, 1)
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    seats = [s.strip() for s in args.seats.split(",")]
+    out = play_games(args.game, seats, args.games, args.seed, args.jobs, args.no_line)
     for i, seat in enumerate(out["seats"]):
         print(
             "seat %d %-9s wins %6d  %5.1f%%  (95%%: %.1f-%.1f%%)  %.2f ms a decision"
@@ -134,10 +148,10 @@ def run(args: argparse.Namespace) -> int:
                 seat["mean_decision_ms"] or 0.0,
             )
         )
-    if arena.solo and finish:
+    finish = out.get("moves_to_finish")
+    if finish:
         print(
-            "moves to finish: mean %.2f, best %d, worst %d"
-            % (sum(finish) / len(finish), min(finish), max(finish))
+            "moves to finish: mean %.2f, best %d, worst %d" % (finish["mean"], finish["min"], finish["max"])
         )
     print(json.dumps(out, sort_keys=True))
     return 0

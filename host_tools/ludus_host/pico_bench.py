@@ -39,6 +39,11 @@ PICO_PLAN = (
     ("scene.render_busy", 10, None, "", "render one busy LED frame"),
     ("checkers.movegen_midgame", 10, None, "", "legal moves, crowded checkers midgame"),
     ("ludo.movegen_crowded", 10, None, "", "Ludo legal moves for one roll, crowded"),
+    ("ludo_bot.classic", 5, None, "<= 100 ms", "strong Ludo bot: one decision, Classic"),
+    ("ludo_bot.danish", 3, None, "<= 100 ms", "strong Ludo bot: one decision, Danish"),
+    ("ludo_bot.six_six_four", 3, None, "<= 100 ms", "strong Ludo bot: 6, 6 and 4 planned"),
+    ("checkers_bot.two", 2, None, "<= 1 s", "strong checkers bot: one search, 2 players"),
+    ("checkers_bot.six", 1, None, "<= 1 s", "strong checkers bot: one search, 6 players"),
 )
 
 

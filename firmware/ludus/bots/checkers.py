@@ -1,11 +1,14 @@
-"""A simple Chinese Checkers bot for demos and benchmarks: it takes the move that carries a piece
-furthest toward its target, prefers moving pieces that lag behind, and breaks ties with a given PRNG.
+"""Chinese Checkers bots: `random`; `greedy`, the one-move bot of demos and benchmarks (choose_move: the
+move that carries a piece furthest toward its target, pieces that lag behind preferred, ties broken by a
+given PRNG); and `strong`, which opens with a line found offline and otherwise searches its own next moves.
 
     >>> from ludus.checkers import start_position
     >>> game = start_position("2")
     >>> move = choose_move(game, Lcg(1))
+    >>> move = bot_for("strong").choose(game)
 """
 
+from ludus.bots.rng import Lcg
 from ludus.checkers.game import _generate
 from ludus.checkers.geometry import CENTRE, COL, POINT_HOLES, POINT_OF, POINT_TIPS, ROW, distance, hole_at
 
@@ -16,30 +19,6 @@ _ADVANCE = 32
 _ENTER_TARGET = 8
 _LEAVE_TARGET = -200
 _PARK_FOREIGN = -100
-_A_LO = 1140671485 & 0xFFF
-_A_HI = (1140671485 >> 12) & 0xFFF
-
-
-class Lcg:
-    """A small deterministic PRNG with randrange(n), the same on every runtime (its state stays below
-    2**24, so it never needs big integers on the Pico)."""
-
-    def __init__(self, seed=1):
-        self.state = (seed * 7919 + 1) & 0xFFFFFF
-
-    def next(self):
-        # The 24-bit LCG x -> (x * 1140671485 + 12820163) mod 2**24 done with 12-bit halves.
-        x = self.state
-        lo = x & 0xFFF
-        hi = x >> 12
-        prod = (lo * _A_LO + (((lo * _A_HI + hi * _A_LO) & 0xFFF) << 12)) & 0xFFFFFF
-        self.state = (prod + 12820163) & 0xFFFFFF
-        return self.state
-
-    def randrange(self, n):
-        if n <= 0:
-            raise ValueError("randrange(%r): empty range" % (n,))
-        return (self.next() >> 8) % n
 
 
 def _pick(rng, n):
@@ -122,6 +101,7 @@ def play(game, rng, max_moves=2000, on_move=None):
 # A line of moves scores the rows its pieces come nearer their targets; at its end the piece furthest
 # behind costs REAR/8 of a row per row (a lone piece at the back finds no ladder to jump along).
 
+FIRST = 24  # first moves searched (the best by rows gained and the one-move score): the Pico budget
 DEPTH = 3  # own moves looked at together
 WIDTH = 6  # moves followed at each further level, the best by rows gained
 REAR = 16
@@ -181,8 +161,9 @@ class StrongBot:
 
     level = "strong"
 
-    def __init__(self, seed=1):
+    def __init__(self, seed=1, line=True):
         self.rng = Lcg(seed)
+        self.line = line  # False: the search alone (ludus arena --no-line)
         self._lines = {}  # point -> {the set's holes, sorted, as bytes: (from, to)}
 
     def dist_table(self, game, seat):
@@ -194,19 +175,26 @@ class StrongBot:
         if len(moves) <= 1:
             return moves[0] if moves else None
         seat = game.turn
-        move = self._line_move(game, seat, moves)
+        move = self._line_move(game, seat, moves) if self.line else None
         if move is not None:
             return move
         cfg = game.config
         board = game._board
         pieces = game._pieces[seat]
-        best = None
-        best_s = -(1 << 29)
+        rows = _ROWS
+        for c in cfg.seat_codes[seat]:
+            rows_of_code(c)
+        # the FIRST most promising first moves (by rows gained and the one-move score) searched deeper
+        ranked = []
         for move in moves:
             frm, to = move.frm, move.to
             dist = rows_of_code(board[frm])
-            s = (dist[frm] - dist[to]) * 64 + score(game, move) // 4
-            s += _play(board, pieces, frm, to, cfg, DEPTH - 1) * 64
+            ranked.append(((dist[frm] - dist[to]) * 64 + score(game, move) // 4, move))
+        ranked.sort(key=_first)
+        best = None
+        best_s = -(1 << 29)
+        for s, move in ranked[:FIRST]:
+            s += _play(board, pieces, move.frm, move.to, cfg, rows, DEPTH - 1) * 64
             if s > best_s or (s == best_s and self.rng.randrange(2)):
                 best, best_s = move, s
         return best
@@ -227,6 +215,10 @@ class StrongBot:
             if m.frm == step[0] and m.to == step[1]:
                 return m
         return None
+
+
+def _first(entry):
+    return -entry[0]
 
 
 def _line_for(point):
@@ -253,28 +245,44 @@ def rows_of_code(code):
     return t
 
 
-def _play(board, pieces, frm, to, cfg, depth):
-    # move frm -> to on the board and piece list, the most rows `depth` more own moves gain after it
-    # (following the WIDTH best by rows at each level), the move taken back
+def _play(board, pieces, frm, to, cfg, rows, depth):
+    # move frm -> to on the board and piece list, the most rows `depth` more own moves gain after it (the
+    # WIDTH best by rows at each level, every move at the last), less REAR/8 a row per row the piece
+    # furthest behind lags at the end; the move taken back. rows: row tables indexed by board code.
     code = board[frm]
     board[frm] = 0
     board[to] = code
     k = pieces.index(frm)
     pieces[k] = to
-    v = 0
-    if not depth and REAR:
-        hi = 0
+    if depth == 0:
+        v = -(REAR * _rear(board, pieces, rows, -1)) // 8
+    elif depth == 1:
+        # the last move: each one's end worked out without playing it (the rear piece is the one
+        # furthest behind, or the second furthest when that one moves)
+        v = -(1 << 20)
+        far = -1
         for h in pieces:
-            d = rows_of_code(board[h])[h]
-            if d > hi:
-                hi = d
-        v = -(REAR * hi) // 8
-    if depth:
+            if far < 0 or rows[board[h]][h] > rows[board[far]][far]:
+                far = h
+        hi = rows[board[far]][far]
+        hi2 = _rear(board, pieces, rows, far)
+        for c in _generate(cfg, board, pieces):
+            f = c >> 7
+            t = c & 127
+            r = rows[board[f]]
+            rear = hi2 if f == far else hi
+            if r[t] > rear:
+                rear = r[t]
+            g = (r[f] - r[t]) * 8 - REAR * rear
+            if g > v:
+                v = g
+        v = v // 8 if v > -(1 << 20) else -(REAR * hi) // 8
+    else:
         v = -99
-        for c in _best_codes(board, _generate(cfg, board, pieces)):
+        for c in _best_codes(board, _generate(cfg, board, pieces), rows):
             f, t = c >> 7, c & 127
-            dist = rows_of_code(board[f])
-            g = dist[f] - dist[t] + _play(board, pieces, f, t, cfg, depth - 1)
+            r = rows[board[f]]
+            g = r[f] - r[t] + _play(board, pieces, f, t, cfg, rows, depth - 1)
             if g > v:
                 v = g
         if v == -99:
@@ -285,14 +293,25 @@ def _play(board, pieces, frm, to, cfg, depth):
     return v
 
 
-def _best_codes(board, codes):
+def _rear(board, pieces, rows, skip):
+    # the most rows any piece but the one on `skip` still has to go
+    hi = 0
+    for h in pieces:
+        if h != skip:
+            d = rows[board[h]][h]
+            if d > hi:
+                hi = d
+    return hi
+
+
+def _best_codes(board, codes, rows):
     # the WIDTH move codes that gain the most rows (insertion into a short list)
     top = []
     gains = []
     for c in codes:
         f = c >> 7
-        dist = rows_of_code(board[f])
-        g = dist[f] - dist[c & 127]
+        r = rows[board[f]]
+        g = r[f] - r[c & 127]
         if len(top) < WIDTH or g > gains[-1]:
             i = len(top)
             while i and gains[i - 1] < g:

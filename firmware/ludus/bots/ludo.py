@@ -11,7 +11,7 @@ progress it takes away).
 A bot only chooses among game.legal_moves(); it never rolls and never changes the game.
 """
 
-from ludus.bots.checkers import Lcg
+from ludus.bots.rng import Lcg
 from ludus.ludo.gen import _gen
 from ludus.ludo.geometry import BASE
 
@@ -26,6 +26,9 @@ _SAFE = 10
 _DONE = 14
 _FEAR = 24
 _OPP = 8
+# Positions the plan of several waiting rolls scores at most (about 1.5 ms each on the Pico, so a
+# decision stays within 100 ms; 6, 6 and 4 waiting can have 50 and more).
+PLAN_LEAVES = 40
 
 
 class RandomBot:
@@ -68,6 +71,7 @@ class StrongBot:
         self.seen = bytearray(16)
         self.count = bytearray(16)
         self.roll = [0]
+        self.budget = 0
 
     def choose(self, game):
         moves = game.legal_moves()
@@ -86,33 +90,41 @@ class StrongBot:
         return best
 
     def _plan(self, game, moves):
-        # several rolls wait (a six lets the player roll again before moving): the move that starts the
-        # best way to use them all, each way played out on a copy of the game and its end scored
+        # several rolls wait (a six lets the player roll again before moving): each first move scored by
+        # the best use of the next waiting roll after it, played out on a copy of the game, the first
+        # moves that score best alone first, while the budget of scored ends lasts (the rest as they are)
         g = game.copy()
         g.max_undo = -1
         seat = game.mover()
-        best = moves[0]
-        best_s = -(1 << 29)
+        ranked = []
         for m in moves:
-            g.push(m)
-            s = self._rest(g, seat, 3)
-            g.pop()
+            ranked.append((self.score(game, m), m))
+        ranked.sort(key=_first)
+        self.budget = PLAN_LEAVES
+        best = ranked[0][1]
+        best_s = -(1 << 29)
+        for s, m in ranked:
+            if self.budget > 0:
+                g.push(m)
+                s = self._rest(g, seat)
+                g.pop()
             if s > best_s:
                 best, best_s = m, s
         return best
 
-    def _rest(self, g, seat, depth):
-        if g.turn == seat and g.phase == 0 and not g.owe and g.rolls and depth:
+    def _rest(self, g, seat):
+        # the best position the next waiting roll leaves (this one if the turn has passed or nothing waits)
+        if g.turn == seat and g.phase == 0 and not g.owe and g.rolls:
             moves = g.legal_moves()
             if moves:
                 best_s = -(1 << 29)
                 for m in moves:
-                    g.push(m)
-                    s = self._rest(g, seat, depth - 1)
-                    g.pop()
+                    s = self.score(g, m)
                     if s > best_s:
                         best_s = s
+                self.budget -= len(moves)
                 return best_s
+        self.budget -= 1
         return evaluate(g, g.pos, seat, self._safety(g, g.pos, seat))
 
     def score(self, game, move):
@@ -179,6 +191,10 @@ class StrongBot:
         return alive
 
 
+def _first(entry):
+    return -entry[0]
+
+
 def evaluate(game, pos, seat, alive=None):
     """The strong bot's value of position `pos` (16 position codes) for `seat` (with its Team Up partner
     on its side): its tokens' worth minus the risk on them, minus a share of the opponents' worth."""
@@ -209,7 +225,7 @@ def evaluate(game, pos, seat, alive=None):
                     risk = _risk(game, pos, s, abs_of[s][p], seats, seat, teams, L, turn_in, starts)
                 else:
                     risk = 64 - alive[gi]
-                    if TAIL and game._six_again and risk < 64:
+                    if game._six_again and risk < 64:
                         risk += (
                             _tail(game, pos, s, abs_of[s][p], seats, teams, L, turn_in) * (64 - risk)
                         ) >> 6
@@ -219,9 +235,6 @@ def evaluate(game, pos, seat, alive=None):
             else:
                 theirs += v
     return (mine << 3) - theirs * _OPP
-
-
-TAIL = 1
 
 
 def _tail(game, pos, s, a, seats, teams, L, turn_in):

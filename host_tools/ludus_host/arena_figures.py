@@ -1,0 +1,135 @@
+"""The bots' figures in docs/bots.md, played again: every `ludus arena` run the page reports, its JSON
+lines kept in docs/bots-figures.json, and the plot of win rate by level (docs/bots-win-rates.svg) drawn
+from them.
+
+    python -m ludus_host.arena_figures                 # the docs' figures: 10,000 Ludo games a run
+    python -m ludus_host.arena_figures --scale 0.1     # a tenth of the games, for a quick look
+    python -m ludus_host.arena_figures --plot-only     # the plot again from docs/bots-figures.json
+"""
+
+import argparse
+import json
+import os
+
+from ludus_host.cmd_arena import play_games
+from ludus_host.paths import ROOT, write_atomically
+
+FIGURES = os.path.join(ROOT, "docs", "bots-figures.json")
+PLOT = os.path.join(ROOT, "docs", "bots-win-rates.svg")
+
+# (game, seats, games, no_line): the runs of docs/bots.md
+RUNS = (
+    ("ludo/classic", "random,random,random,random", 10000, False),
+    ("ludo/classic", "preferred,random,random,random", 10000, False),
+    ("ludo/classic", "strong,random,random,random", 10000, False),
+    ("ludo/classic", "strong,preferred,preferred,preferred", 10000, False),
+    ("ludo/danish", "random,random,random,random", 10000, False),
+    ("ludo/danish", "preferred,random,random,random", 10000, False),
+    ("ludo/danish", "strong,random,random,random", 10000, False),
+    ("ludo/danish", "strong,preferred,preferred,preferred", 10000, False),
+    ("ludo/master", "strong,random,random,random", 2000, False),
+    ("ludo/blitz", "strong,random,random,random", 2000, False),
+    ("ludo/arrow", "strong,random,random,random", 2000, False),
+    ("ludo/teamup", "strong,random,random,random", 2000, False),
+    ("ludo/hebrew-40", "strong,random,random,random", 2000, False),
+    ("ludo/hebrew-56", "strong,random,random,random", 2000, False),
+    ("ludo/danish/2", "strong,random", 2000, False),
+    ("ludo/danish/3", "strong,random,random", 2000, False),
+    ("checkers/solo", "strong", 1, False),
+    ("checkers/solo", "strong", 20, True),
+    ("checkers/2", "greedy,random", 100, False),
+    ("checkers/2", "strong,greedy", 400, False),
+    ("checkers/2", "strong,greedy", 100, True),
+    ("checkers/3", "strong,greedy,greedy", 60, False),
+    ("checkers/4", "strong,greedy,greedy,greedy", 40, False),
+    ("checkers/5", "strong,greedy,greedy,greedy,greedy", 40, False),
+    ("checkers/6", "strong,greedy,greedy,greedy,greedy,greedy", 40, False),
+    ("checkers/2x2", "strong,greedy", 20, False),
+    ("checkers/2x3", "strong,greedy", 10, False),
+)
+
+
+def play_all(scale=1.0, seed=1):
+    out = []
+    for game, seats, games, no_line in RUNS:
+        n = max(1, int(games * scale))
+        out.append(play_games(game, seats.split(","), n, seed, no_line=no_line))
+    return out
+
+
+def plot(results):
+    """An SVG bar chart: the first seat's win rate (with its 95% interval) per Ludo level, against three
+    random players, in Classic and Danish; the even share (25%) marked."""
+    bars = []
+    for rules in ("classic", "danish"):
+        for level in ("random", "preferred", "strong"):
+            for r in results:
+                if (
+                    r["game"] == "ludo/" + rules
+                    and [s["bot"] for s in r["seats"]] == [level] + ["random"] * 3
+                ):
+                    bars.append((rules, level, r["seats"][0]))
+    w, h, left, bottom, top = 520, 300, 60, 250, 30
+    scale = (bottom - top) / 1.0
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d"'
+        ' font-family="sans-serif" font-size="12">' % (w, h, w, h),
+        "<title>Ludo: win rate of one bot against three random players, by level</title>",
+        '<rect width="%d" height="%d" fill="white"/>' % (w, h),
+    ]
+    for k in range(0, 11, 2):
+        y = bottom - k / 10 * scale
+        parts.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>' % (left, w - 10, y, y))
+        parts.append('<text x="%d" y="%.1f" text-anchor="end">%d%%</text>' % (left - 6, y + 4, k * 10))
+    y25 = bottom - 0.25 * scale
+    parts.append(
+        '<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#888" stroke-dasharray="4 3"/>'
+        % (left, w - 10, y25, y25)
+    )
+    parts.append('<text x="%d" y="%.1f" fill="#555">even share</text>' % (w - 80, y25 - 4))
+    colours = {"random": "#9aa5b1", "preferred": "#4f86c6", "strong": "#1d3f72"}
+    x = left + 20
+    for i, (rules, level, seat) in enumerate(bars):
+        if i == 3:
+            x += 40
+        rate = seat["win_rate"]
+        lo, hi = seat["ci95"]
+        y = bottom - rate * scale
+        parts.append(
+            '<rect x="%d" y="%.1f" width="44" height="%.1f" fill="%s"><title>%s %s: %.1f%%</title></rect>'
+            % (x, y, rate * scale, colours[level], rules, level, 100 * rate)
+        )
+        parts.append(
+            '<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="black"/>'
+            % (x + 22, x + 22, bottom - lo * scale, bottom - hi * scale)
+        )
+        parts.append('<text x="%d" y="%.1f" text-anchor="middle">%.1f%%</text>' % (x + 22, y - 6, 100 * rate))
+        parts.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % (x + 22, bottom + 16, level))
+        x += 60
+    parts.append('<text x="%d" y="%d" text-anchor="middle">Classic</text>' % (left + 20 + 80, bottom + 34))
+    parts.append('<text x="%d" y="%d" text-anchor="middle">Danish</text>' % (left + 20 + 260, bottom + 34))
+    parts.append(
+        '<text x="%d" y="18" font-weight="bold">One bot against three random players (4 players, seats'
+        " rotated)</text>" % left
+    )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="a share of each run's games (default 1)")
+    parser.add_argument("--plot-only", action="store_true", help="draw the plot from the kept figures")
+    args = parser.parse_args(argv)
+    if args.plot_only:
+        with open(FIGURES, encoding="utf-8") as f:
+            results = json.load(f)
+    else:
+        results = play_all(args.scale)
+        write_atomically(FIGURES, json.dumps(results, indent=1, sort_keys=True) + "\n")
+    write_atomically(PLOT, plot(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
