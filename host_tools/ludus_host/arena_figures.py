@@ -5,6 +5,7 @@ from them.
     python -m ludus_host.arena_figures                 # the docs' figures: 10,000 Ludo games a run
     python -m ludus_host.arena_figures --scale 0.1     # a tenth of the games, for a quick look
     python -m ludus_host.arena_figures --plot-only     # the plot again from docs/bots-figures.json
+    python -m ludus_host.arena_figures --only checkers # the Chinese Checkers runs again, the rest kept
 """
 
 import argparse
@@ -49,9 +50,13 @@ RUNS = (
 )
 
 
-def play_all(scale=1.0, seed=1):
+def play_all(scale=1.0, seed=1, only=None, kept=None):
+    """Every run of RUNS (only those whose game contains `only`, the others taken from `kept`)."""
     out = []
-    for game, seats, games, no_line in RUNS:
+    for k, (game, seats, games, no_line) in enumerate(RUNS):
+        if only and only not in game and kept:
+            out.append(kept[k])
+            continue
         n = max(1, int(games * scale))
         out.append(play_games(game, seats.split(","), n, seed, no_line=no_line))
     return out
@@ -120,12 +125,16 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="a share of each run's games (default 1)")
     parser.add_argument("--plot-only", action="store_true", help="draw the plot from the kept figures")
+    parser.add_argument("--only", metavar="TEXT", help="play again only the runs whose game contains TEXT")
     args = parser.parse_args(argv)
-    if args.plot_only:
+    kept = None
+    if args.plot_only or args.only:
         with open(FIGURES, encoding="utf-8") as f:
-            results = json.load(f)
+            kept = json.load(f)
+    if args.plot_only:
+        results = kept
     else:
-        results = play_all(args.scale)
+        results = play_all(args.scale, only=args.only, kept=kept)
         write_atomically(FIGURES, json.dumps(results, indent=1, sort_keys=True) + "\n")
     write_atomically(PLOT, plot(results))
     return 0

@@ -201,3 +201,34 @@ def test_a_checkers_bot_plays_its_seat():
     rig.move(names[move.frm], names[move.to])
     assert moves_of(rig) == [str(move)]
     assert rig.referee.game.turn == 0 and rig.referee.bot_move is None
+
+
+def test_the_opening_line_brings_a_lone_set_home_in_27_moves_from_every_point():
+    from ludus.checkers.game import CheckersGame
+
+    for setup, seat in (("2", 0), ("2", 1), ("3", 1), ("6", 4)):
+        game = checkers_start(setup)
+        cfg = game.config
+        board = bytearray(game._board)
+        for h in range(121):
+            if board[h] and cfg.set_seat[board[h]] != seat:
+                board[h] = 0  # the set alone on the board
+        game = CheckersGame(cfg, board, turn=seat)
+        bot = cc_bots.StrongBot(1)
+        n = 0
+        while not game.is_finished(seat) and n < 40:
+            move = bot._line_move(game, seat, game.legal_moves())
+            assert move is not None, (setup, seat, n)  # every position of the line is recognised
+            game.push(move)
+            game.turn = seat
+            game._legal_codes = None
+            n += 1
+        assert game.is_finished(seat) and n == 27, (setup, seat, n)
+
+
+def test_the_rotation_turns_every_point_onto_the_next():
+    for k in range(6):
+        turn = cc_bots.rotation(k)
+        assert sorted(turn) == list(range(121))
+        for p in range(6):
+            assert sorted(turn[h] for h in cc_bots.POINT_HOLES[p]) == sorted(cc_bots.POINT_HOLES[(p + k) % 6])

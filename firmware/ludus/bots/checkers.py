@@ -8,7 +8,7 @@ given PRNG); and `strong`, which opens with a line found offline and otherwise s
     >>> move = bot_for("strong").choose(game)
 """
 
-from ludus.bots.rng import Lcg
+from ludus.bots.rng import Lcg, RandomBot
 from ludus.checkers.game import _generate
 from ludus.checkers.geometry import CENTRE, COL, POINT_HOLES, POINT_OF, POINT_TIPS, ROW, distance, hole_at
 
@@ -104,7 +104,8 @@ def play(game, rng, max_moves=2000, on_move=None):
 FIRST = 24  # first moves searched (the best by rows gained and the one-move score): the Pico budget
 DEPTH = 3  # own moves looked at together
 WIDTH = 6  # moves followed at each further level, the best by rows gained
-REAR = 16
+REAR = 24
+REPEATS = 8  # own positions remembered (a move back to one of them is a last resort)
 
 # The 27 moves (from hole, to hole) that bring the set of point 0 home alone: the proven minimum (G. I.
 # Bell, INTEGERS 9 (2009) G01). Other points play it turned (rotation()).
@@ -118,19 +119,6 @@ SOLO_LINE = bytes(
 
 
 LEVELS = ("random", "greedy", "strong")
-
-
-class RandomBot:
-    """Any legal move, uniformly."""
-
-    level = "random"
-
-    def __init__(self, seed=1):
-        self.rng = Lcg(seed)
-
-    def choose(self, game):
-        moves = game.legal_moves()
-        return moves[self.rng.randrange(len(moves))] if moves else None
 
 
 class GreedyBot:
@@ -165,6 +153,8 @@ class StrongBot:
         self.rng = Lcg(seed)
         self.line = line  # False: the search alone (ludus arena --no-line)
         self._lines = {}  # point -> {the set's holes, sorted, as bytes: (from, to)}
+        self._seen = {}  # seat -> its last positions (ludus.bots.checkers.REPEATS)
+        self._plies = {}
 
     def dist_table(self, game, seat):
         """Per hole, how many rows it lies from the tip of the target of `seat`'s (first) set."""
@@ -184,20 +174,41 @@ class StrongBot:
         rows = _ROWS
         for c in cfg.seat_codes[seat]:
             rows_of_code(c)
+        recent = self._recent(game, seat)
         # the FIRST most promising first moves (by rows gained and the one-move score) searched deeper
         ranked = []
         for move in moves:
             frm, to = move.frm, move.to
             dist = rows_of_code(board[frm])
-            ranked.append(((dist[frm] - dist[to]) * 64 + score(game, move) // 4, move))
+            # the one-move bot's score as a tie-break, but for a piece already in a foreign point: its
+            # penalty for stopping there would keep the piece from ever leaving
+            s = (dist[frm] - dist[to]) * 64 + score(game, move) // 4
+            if recent and _after(pieces, frm, to) in recent:
+                s -= 1 << 12  # back to where its pieces stood a few moves ago: a shuffle, not a plan
+            ranked.append((s, move))
         ranked.sort(key=_first)
         best = None
         best_s = -(1 << 29)
         for s, move in ranked[:FIRST]:
-            s += _play(board, pieces, move.frm, move.to, cfg, rows, DEPTH - 1) * 64
+            # (the moves after it count a little less: of two ways to the same rows, the one that gains
+            # first is taken, or a plan that begins with a sideways step could be begun again for ever)
+            s += _play(board, pieces, move.frm, move.to, cfg, rows, DEPTH - 1) * 60
             if s > best_s or (s == best_s and self.rng.randrange(2)):
                 best, best_s = move, s
         return best
+
+    def _recent(self, game, seat):
+        # the seat's last REPEATS positions (sorted holes as bytes), this one added; a new game (fewer
+        # moves played than last time) forgets them
+        plies = game.plies
+        if plies < self._plies.get(seat, 0):
+            self._seen = {}
+        self._plies[seat] = plies
+        seen = self._seen.setdefault(seat, [])
+        seen.append(bytes(sorted(game._pieces[seat])))
+        if len(seen) > REPEATS:
+            del seen[0]
+        return seen
 
     def _line_move(self, game, seat, moves):
         # the opening line's move if the seat's one set of ten stands where the line has it
@@ -215,6 +226,14 @@ class StrongBot:
             if m.frm == step[0] and m.to == step[1]:
                 return m
         return None
+
+
+def _after(pieces, frm, to):
+    # the sorted holes of pieces once frm has moved to to, as bytes
+    after = list(pieces)
+    after[after.index(frm)] = to
+    after.sort()
+    return bytes(after)
 
 
 def _first(entry):

@@ -11,7 +11,7 @@ progress it takes away).
 A bot only chooses among game.legal_moves(); it never rolls and never changes the game.
 """
 
-from ludus.bots.rng import Lcg
+from ludus.bots.rng import Lcg, RandomBot
 from ludus.ludo.gen import _gen
 from ludus.ludo.geometry import BASE
 
@@ -26,24 +26,9 @@ _SAFE = 10
 _DONE = 14
 _FEAR = 24
 _OPP = 8
-# Positions the plan of several waiting rolls scores at most (about 1.5 ms each on the Pico, so a
+# Positions the plan of several waiting rolls scores at most (about 2 ms each on the Pico, so a
 # decision stays within 100 ms; 6, 6 and 4 waiting can have 50 and more).
-PLAN_LEAVES = 40
-
-
-class RandomBot:
-    """Any legal move, uniformly, from a seeded generator (the same picks on every runtime)."""
-
-    level = "random"
-
-    def __init__(self, seed=1):
-        self.rng = Lcg(seed)
-
-    def choose(self, game):
-        moves = game.legal_moves()
-        if not moves:
-            return None
-        return moves[self.rng.randrange(len(moves))]
+PLAN_LEAVES = 30
 
 
 class PreferredBot:

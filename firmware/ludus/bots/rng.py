@@ -1,4 +1,5 @@
-"""The bots' small deterministic PRNG (kept apart so a Ludo bot does not load the Chinese Checkers engine)."""
+"""The bots' small deterministic PRNG and the random bot of both games (kept apart so a Ludo bot does not
+load the Chinese Checkers engine)."""
 
 _A_LO = 1140671485 & 0xFFF
 _A_HI = (1140671485 >> 12) & 0xFFF
@@ -24,3 +25,18 @@ class Lcg:
         if n <= 0:
             raise ValueError("randrange(%r): empty range" % (n,))
         return (self.next() >> 8) % n
+
+
+class RandomBot:
+    """Any legal move, uniformly, from a seeded generator (the same picks on every runtime)."""
+
+    level = "random"
+
+    def __init__(self, seed=1):
+        self.rng = Lcg(seed)
+
+    def choose(self, game):
+        moves = game.legal_moves()
+        if not moves:
+            return None
+        return moves[self.rng.randrange(len(moves))]

@@ -1,0 +1,90 @@
+"""`ludus arena`: bots against bots, its JSON line, its checks of bad names, and that every core plays the
+same games one core does; the opening line of the strong Chinese Checkers bot against the beam search it
+came from."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from ludus_host.arena import Arena, wilson
+from ludus_host.cmd_arena import play_games
+
+pytestmark = pytest.mark.cpython_only
+
+
+def _arena(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "ludus_host.cli", "arena", *args], capture_output=True, text=True, timeout=600
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_arena_prints_a_table_and_ends_with_one_json_line():
+    code, out, err = _arena("ludo/classic", "--seats", "strong,random,random,random", "--games", "200")
+    assert code == 0, err
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["games"] == 200 and last["game"] == "ludo/classic" and last["unfinished"] == 0
+    seats = last["seats"]
+    assert [s["bot"] for s in seats] == ["strong", "random", "random", "random"]
+    assert sum(s["wins"] for s in seats) == 200
+    for s in seats:
+        low, high = s["ci95"]
+        assert low <= s["win_rate"] <= high and s["mean_decision_ms"] is not None
+    # seeded, so this is a fact of these 200 games, not luck: the strong bot won most of them
+    assert seats[0]["wins"] > 2 * max(s["wins"] for s in seats[1:])
+    assert "200/200 games" in err  # progress on stderr
+    assert "seat 0 strong" in out
+
+
+def test_one_core_and_two_play_the_same_games():
+    one = play_games("ludo/danish/2", ["strong", "random"], 40, seed=5, jobs=1)
+    two = play_games("ludo/danish/2", ["strong", "random"], 40, seed=5, jobs=2)
+    assert [s["wins"] for s in one["seats"]] == [s["wins"] for s in two["seats"]]
+
+
+def test_solo_checkers_counts_the_moves_to_bring_the_set_home():
+    out = play_games("checkers/solo", ["strong"], 2, jobs=1)
+    assert out["seats"][0]["wins"] == 2 and out["moves_to_finish"] == {"mean": 27.0, "min": 27, "max": 27}
+    alone = play_games("checkers/solo", ["strong"], 1, jobs=1, no_line=True)
+    assert alone["no_line"] and 27 < alone["moves_to_finish"]["mean"] <= 60
+
+
+def test_the_strong_checkers_bot_beats_the_greedy_one():
+    out = play_games("checkers/2", ["strong", "greedy"], 6, jobs=2)
+    assert out["seats"][0]["wins"] >= 5, out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["chess/2", "--seats", "strong"], "expected ludo/PRESET[/PLAYERS]"),
+        (["ludo/foo", "--seats", "strong"], "unknown Ludo preset 'foo'"),
+        (["ludo/danish/3", "--seats", "strong"], "3 players, but --seats names 1 bots"),
+        (["ludo/classic", "--seats", "strong,greedy,random,random"], "no ludo bot 'greedy'"),
+        (["checkers/2", "--seats", "strong,preferred"], "no checkers bot 'preferred'"),
+        (["checkers/9", "--seats", "strong"], "arena game checkers/9"),
+        (["ludo/classic", "--seats", "strong", "--games", "0"], "--games"),
+    ],
+)
+def test_bad_arena_arguments_are_named(args, words):
+    code, out, err = _arena(*args)
+    assert code == 2 and words in err and "Traceback" not in err, err
+    assert out == ""
+
+
+def test_wilson_interval():
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(80, 100)
+    assert 0.71 < low < 0.72 and 0.86 < high < 0.87  # the textbook figures for 80 of 100
+    assert Arena("checkers/solo", ["strong"]).players == 1
+
+
+@pytest.mark.slow
+def test_the_opening_line_is_what_the_beam_search_finds():
+    from ludus.bots.checkers import SOLO_LINE
+    from ludus_host.checkers_book import solo_line
+
+    line = solo_line()
+    assert len(line) == 27  # the proven minimum
+    assert bytes(h for step in line for h in step) == SOLO_LINE
