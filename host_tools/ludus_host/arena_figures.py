@@ -62,9 +62,12 @@ def play_all(scale=1.0, seed=1, only=None, kept=None):
     return out
 
 
+TARGETS = {("classic", "strong"): 0.80, ("danish", "strong"): 0.70}  # issue 14's, marked on the plot
+
+
 def plot(results):
     """An SVG bar chart: the first seat's win rate (with its 95% interval) per Ludo level, against three
-    random players, in Classic and Danish; the even share (25%) marked."""
+    random players, in Classic and Danish; the even share (25%) and the targets marked."""
     bars = []
     for rules in ("classic", "danish"):
         for level in ("random", "preferred", "strong"):
@@ -74,7 +77,7 @@ def plot(results):
                     and [s["bot"] for s in r["seats"]] == [level] + ["random"] * 3
                 ):
                     bars.append((rules, level, r["seats"][0]))
-    w, h, left, bottom, top = 520, 300, 60, 250, 30
+    w, h, left, bottom, top = 600, 300, 60, 250, 30
     scale = (bottom - top) / 1.0
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d"'
@@ -91,7 +94,7 @@ def plot(results):
         '<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#888" stroke-dasharray="4 3"/>'
         % (left, w - 10, y25, y25)
     )
-    parts.append('<text x="%d" y="%.1f" fill="#555">even share</text>' % (w - 80, y25 - 4))
+    parts.append('<text x="%d" y="%.1f" fill="#555">even share</text>' % (w - 72, y25 - 4))
     colours = {"random": "#9aa5b1", "preferred": "#4f86c6", "strong": "#1d3f72"}
     x = left + 20
     for i, (rules, level, seat) in enumerate(bars):
@@ -110,6 +113,14 @@ def plot(results):
         )
         parts.append('<text x="%d" y="%.1f" text-anchor="middle">%.1f%%</text>' % (x + 22, y - 6, 100 * rate))
         parts.append('<text x="%d" y="%d" text-anchor="middle">%s</text>' % (x + 22, bottom + 16, level))
+        target = TARGETS.get((rules, level))
+        if target:
+            ty = bottom - target * scale
+            parts.append(
+                '<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#c0392b" stroke-width="2"/>'
+                '<text x="%d" y="%.1f" fill="#c0392b">target %d%%</text>'
+                % (x - 4, x + 48, ty, ty, x + 52, ty + 4, round(100 * target))
+            )
         x += 60
     parts.append('<text x="%d" y="%d" text-anchor="middle">Classic</text>' % (left + 20 + 80, bottom + 34))
     parts.append('<text x="%d" y="%d" text-anchor="middle">Danish</text>' % (left + 20 + 260, bottom + 34))

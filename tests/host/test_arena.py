@@ -88,3 +88,23 @@ def test_the_opening_line_is_what_the_beam_search_finds():
     line = solo_line()
     assert len(line) == 27  # the proven minimum
     assert bytes(h for step in line for h in step) == SOLO_LINE
+
+
+def test_the_docs_figures_and_plot_come_from_the_kept_arena_runs():
+    import os
+
+    from ludus_host import arena_figures
+
+    with open(arena_figures.FIGURES, encoding="utf-8") as f:
+        kept = json.load(f)
+    assert len(kept) == len(arena_figures.RUNS)
+    for (game, seats, games, no_line), got in zip(arena_figures.RUNS, kept):
+        assert got["game"] == game and [s["bot"] for s in got["seats"]] == seats.split(",")
+        assert got["games"] == games and bool(got.get("no_line")) == no_line
+    with open(arena_figures.PLOT, encoding="utf-8") as f:
+        assert f.read() == arena_figures.plot(kept)  # the plot drawn from them, as kept
+    with open(os.path.join(os.path.dirname(arena_figures.FIGURES), "bots.md"), encoding="utf-8") as f:
+        page = f.read()
+    for got in kept:
+        if got["games"] == 10000:  # every 10,000-game rate the page states is the kept one
+            assert "%.1f%%" % (100 * got["seats"][0]["win_rate"]) in page, got["game"]
