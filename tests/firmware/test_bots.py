@@ -194,13 +194,13 @@ def test_a_checkers_bot_plays_its_seat():
     rig.run(400)
     bot = rig.take("bot")
     assert len(bot) == 1 and bot[0]["seat"] == 1 and bot[0]["level"] == "greedy"
-    move = rig.referee.bot_move
+    move = rig.referee.bot_move()
     assert str(move) == bot[0]["move"]
     names = game.place_names
     assert rig.lit(names[move.frm], "move from") and rig.lit(names[move.to], "move to")
     rig.move(names[move.frm], names[move.to])
     assert moves_of(rig) == [str(move)]
-    assert rig.referee.game.turn == 0 and rig.referee.bot_move is None
+    assert rig.referee.game.turn == 0 and rig.referee.bot_move() is None
 
 
 def test_the_opening_line_brings_a_lone_set_home_in_27_moves_from_every_point():

@@ -109,8 +109,8 @@ def test_the_bots_command_sets_the_seats_the_board_plays_and_keeps_them():
     replies = {r.get("id"): r for r in b.events(None, "reply")}
     assert replies[1]["ok"] and replies[1]["bots"] == {}
     assert replies[2]["ok"] and replies[2]["bots"] == {"1": "strong"}
-    assert b.device.app.referee.bot_levels == {1: "strong"}
+    assert b.device.app.referee.bot_levels() == {1: "strong"}
     assert json.loads(b.platform.files["config.json"])["bots"] == {"1": "strong"}
     assert not replies[3]["ok"] and "'preferred' is not one of random, greedy, strong" in replies[3]["error"]
     assert not replies[4]["ok"] and "bots must be an object" in replies[4]["error"]
-    assert b.device.app.referee.bot_levels == {1: "strong"} and len(b.events("boot")) == 1
+    assert b.device.app.referee.bot_levels() == {1: "strong"} and len(b.events("boot")) == 1

@@ -9,6 +9,10 @@ from random_play import bump, carry_out, finish_move, ludo_move_steps, rng
 from referee_rig import Rig
 from test_referee_lights import Checked
 
+# the referee's names (bots included) and these games' come close to the 64-bit unix port's first name
+# pool: it is grown first, inside the 160K budget, not mid-game in a broken-up heap (tests/mpy_runner.py)
+GROW_NAMES = True
+
 
 def test_ludo_compositions_equal_fresh_ones():
     # four players, green one move from finishing (then the others play on, green lit as finished): rolls,

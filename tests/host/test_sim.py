@@ -717,8 +717,8 @@ def _bots_play_out(t, limit):
         if ref.situation == 2:  # pending: a move the sensors cannot see done; the person says so
             press(t)
             continue
-        if ref.bot_move is not None and ref.situation == 3:
-            text = str(ref.bot_move)
+        if ref.bot_move() is not None and ref.situation == 3:
+            text = str(ref.bot_move())
             chosen.append(text)
             carry_out(t, text)
     return chosen

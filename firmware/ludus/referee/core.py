@@ -54,6 +54,8 @@ class Referee(RefereeJudge, RefereeFlow):
     random, greedy, strong); set_bots() changes them. bot_pause_ms: how long a bot waits, the board
     still, before it rolls or shows its move (so people can follow)."""
 
+    bot_pause_ms = 1000  # (a class default: an instance attribute only where a referee is given another)
+
     def __init__(
         self,
         board,
@@ -168,11 +170,9 @@ class Referee(RefereeJudge, RefereeFlow):
             if ms:
                 self.clock = [ms, 0, -1, -1]
         self.auto_move = None  # the move the clock or a bot chose, for the players to carry out
-        self.bot_move = None  # auto_move when a bot chose it (lit as the bot's move)
-        self.bot_levels = {}
-        self.bots = None  # {seat: bot} of the game in play, made when it starts
-        self.bot_pause_ms = bot_pause_ms
-        self.bot_wait = 0  # -1 - t: a bot's seat has been idle since tick time t
+        self.bots = None  # the seats the board plays (ludus.referee.flow.set_bots), None for none
+        if bot_pause_ms != Referee.bot_pause_ms:
+            self.bot_pause_ms = bot_pause_ms
         if bots:
             self.set_bots(bots)
 

@@ -2,8 +2,9 @@
 undo, the Danish start choice) and the state that survives a power cut. A part of ludus.referee."""
 
 # The methods here live on Referee (ludus.referee), which defines the attributes they use.
-# mypy: disable-error-code="attr-defined,has-type,index,arg-type"
-# (index, arg-type: `choices` holds the moves to confirm or the starts that fit, None between)
+# mypy: disable-error-code="attr-defined,has-type,index,arg-type,union-attr"
+# (index, arg-type: `choices` holds the moves to confirm or the starts that fit, None between; union-attr:
+# `bots` is one list of its levels, its bots, a time and a move)
 
 from ludus.dice import Dice
 from ludus.errors import ConfigError, StateError
@@ -292,46 +293,57 @@ class RefereeFlow:
             if level not in names:
                 raise ConfigError("bot level %r: expected one of %s" % (level, ", ".join(names)))
             checked[seat] = level
-        self.bot_levels = checked
+        # the bots' state in one attribute (each attribute of the referee costs heap and lookups on
+        # MicroPython): [levels by seat, bots of the game in play by seat or None, the tick the seat's
+        # idle wait began (-1 - t; 0: none), the move a bot chose (the referee's auto_move), or None]
+        if self.bots is not None and self.bots[3] is not None:
+            self.auto_move = None  # a chosen move no longer stands
+        self.bots = [checked, None, 0, None] if checked else None
         self._make_bots()
 
     def _make_bots(self):
         # the bots of the game in play, for the seats it has
+        b = self.bots
+        if b is None:
+            return
+        if b[3] is not None:
+            self.auto_move = None
+        b[1] = b[3] = None
+        b[2] = 0
         game = self.game
-        self.bots = None
-        self.auto_move = self.bot_move = None
-        if game is None or not self.bot_levels:
+        if game is None:
             return
         mod = _bot_module(self.adapter.family)
         seats = game.seats if self.adapter.family == "ludo" else range(game.seats)
         bots = {}
         for seat in seats:
-            level = self.bot_levels.get(seat)
+            level = b[0].get(seat)
             if level is not None:
                 bots[seat] = mod.bot_for(level, 1 + seat + 8 * self._games_started)
-        self.bots = bots or None
+        b[1] = bots or None
 
     def _bot_turn(self, now):
         # A bot's seat is to act: once the board has been still and matching for bot_pause_ms, roll for
         # it or light its move (the turn clock's way: only that move is accepted, a short press plays it);
         # a move it chose stays chosen, lit again whenever the board is back to idle.
+        b = self.bots
         game = self.game
-        bots = self.bots
-        assert bots is not None  # (called only while bots play)
-        bot = bots.get(game.turn)
+        if b[1] is None:
+            return
+        bot = b[1].get(game.turn)
         if bot is None or self.situation != S_IDLE:
-            self.bot_wait = 0
+            b[2] = 0
             return
         if self.auto_move is not None:
-            if self.bot_move is self.auto_move:
+            if b[3] is self.auto_move:
                 self._show_bot_move()
             return
-        if self.bot_wait == 0:
-            self.bot_wait = -1 - now
+        if b[2] == 0:
+            b[2] = -1 - now
             return
-        if (now + 1 + self.bot_wait) & 0x3FFFFFFF < self.bot_pause_ms:
+        if (now + 1 + b[2]) & 0x3FFFFFFF < self.bot_pause_ms:
             return
-        self.bot_wait = 0
+        b[2] = 0
         self._dirty = True
         if self._awaiting_roll():
             self._event("bot", seat=game.turn, level=bot.level, action="roll")
@@ -347,7 +359,7 @@ class RefereeFlow:
             self._commit(move)  # the Danish start choice: nothing to carry out
             return
         self._accept_only(move)
-        self.bot_move = move
+        b[3] = move
         self._show_bot_move()
 
     def _show_bot_move(self):
@@ -355,9 +367,17 @@ class RefereeFlow:
         # reading is played (the board then guides the pieces to it). No `confirm` event: the `bot`
         # event said what it chose.
         self.situation = S_CONFIRM
-        self.choices = [self.bot_move]
+        self.choices = [self.bots[3]]
         self.choice = 0
         self._dirty = True
+
+    def bot_move(self):
+        """The move a bot chose and the board has lit, not yet carried out; None if there is none."""
+        return self.bots[3] if self.bots is not None else None
+
+    def bot_levels(self):
+        """The seats the board plays, {seat: level}."""
+        return dict(self.bots[0]) if self.bots is not None else {}
 
     def _draw(self):
         if self.forced_rolls:

@@ -170,7 +170,9 @@ def _position_changed(self, played=None):
     saturate(es, self.cap)
     _reset_move(self)
     self.table = None
-    self.auto_move = self.bot_move = None
+    self.auto_move = None
+    if self.bots is not None:
+        self.bots[3] = None  # (a bot's chosen move, now played or gone with the position)
     _load_moves(self)
 
 

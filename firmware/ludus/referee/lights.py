@@ -171,7 +171,9 @@ def _compose_other(r, sit):
     elif sit == _S_CONFIRM:
         move = r.choices[r.choice]
         frm, to, path, victims = r.adapter.ends(r.game, move)
-        if move is r.bot_move:  # a bot's move, for a person to carry out: from here to there
+        if (
+            r.bots is not None and move is r.bots[3]
+        ):  # a bot's move, for a person to carry out: from here to there
             _mark(r, frm, palette.MOVE_FROM)
             _mark(r, to, palette.MOVE_TO)
             for h in path[1:-1]:
