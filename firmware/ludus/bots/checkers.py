@@ -165,7 +165,8 @@ class StrongBot:
         if len(moves) <= 1:
             return moves[0] if moves else None
         seat = game.turn
-        move = self._line_move(game, seat, moves) if self.line else None
+        key = bytes(sorted(game._pieces[seat]))  # the seat's holes: the line's key and a recent position
+        move = self._line_move(game, seat, moves, key) if self.line else None
         if move is not None:
             return move
         cfg = game.config
@@ -174,14 +175,13 @@ class StrongBot:
         rows = _ROWS
         for c in cfg.seat_codes[seat]:
             rows_of_code(c)
-        recent = self._recent(game, seat)
+        recent = self._recent(seat, game.plies, key)
         # the FIRST most promising first moves (by rows gained and the one-move score) searched deeper
         ranked = []
         for move in moves:
             frm, to = move.frm, move.to
             dist = rows_of_code(board[frm])
-            # the one-move bot's score as a tie-break, but for a piece already in a foreign point: its
-            # penalty for stopping there would keep the piece from ever leaving
+            # rows gained, the one-move bot's score as a tie-break
             s = (dist[frm] - dist[to]) * 64 + score(game, move) // 4
             if recent and _after(pieces, frm, to) in recent:
                 s -= 1 << 12  # back to where its pieces stood a few moves ago: a shuffle, not a plan
@@ -197,21 +197,21 @@ class StrongBot:
                 best, best_s = move, s
         return best
 
-    def _recent(self, game, seat):
-        # the seat's last REPEATS positions (sorted holes as bytes), this one added; a new game (fewer
-        # moves played than last time) forgets them
-        plies = game.plies
+    def _recent(self, seat, plies, key):
+        # the seat's last REPEATS positions (sorted holes as bytes), this one (key) added; a new game
+        # (fewer moves played than last time) forgets them
         if plies < self._plies.get(seat, 0):
             self._seen = {}
         self._plies[seat] = plies
         seen = self._seen.setdefault(seat, [])
-        seen.append(bytes(sorted(game._pieces[seat])))
+        seen.append(key)
         if len(seen) > REPEATS:
             del seen[0]
         return seen
 
-    def _line_move(self, game, seat, moves):
-        # the opening line's move if the seat's one set of ten stands where the line has it
+    def _line_move(self, game, seat, moves, key=None):
+        # the opening line's move if the seat's one set of ten stands where the line has it (key: its
+        # holes, sorted, as bytes)
         cfg = game.config
         if len(cfg.seat_points[seat]) != 1 or cfg.pieces != 10:
             return None
@@ -219,7 +219,7 @@ class StrongBot:
         line = self._lines.get(point)
         if line is None:
             line = self._lines[point] = _line_for(point)
-        step = line.get(bytes(sorted(game._pieces[seat])))
+        step = line.get(key if key is not None else bytes(sorted(game._pieces[seat])))
         if step is None:
             return None
         for m in moves:

@@ -11,7 +11,7 @@ progress it takes away).
 A bot only chooses among game.legal_moves(); it never rolls and never changes the game.
 """
 
-from ludus.bots.rng import Lcg, RandomBot
+from ludus.bots.rng import RandomBot
 from ludus.ludo.gen import _gen
 from ludus.ludo.geometry import BASE
 
@@ -37,7 +37,7 @@ class PreferredBot:
     level = "preferred"
 
     def __init__(self, seed=1):
-        self.rng = Lcg(seed)
+        pass  # (deterministic: the seed of bot_for's common signature is not needed)
 
     def choose(self, game):
         return game.preferred_move()
@@ -49,7 +49,7 @@ class StrongBot:
     level = "strong"
 
     def __init__(self, seed=1):
-        self.rng = Lcg(seed)
+        # deterministic (ties go to the first move): the seed of bot_for's signature is not needed
         self.pos = [BASE] * 16  # the position after a candidate move (reused: no list per move)
         self.scratch = None  # a game to ask the engine what opponents could capture
         self.alive = [64] * 16
@@ -207,7 +207,7 @@ def evaluate(game, pos, seat, alive=None):
                     v += _DONE
             elif own:
                 if alive is None:
-                    risk = _risk(game, pos, s, abs_of[s][p], seats, seat, teams, L, turn_in, starts)
+                    risk = _risk(game, pos, s, abs_of[s][p], seats, teams, L, turn_in, starts)
                 else:
                     risk = 64 - alive[gi]
                     if game._six_again and risk < 64:
@@ -241,15 +241,14 @@ def _tail(game, pos, s, a, seats, teams, L, turn_in):
     return 64 - miss
 
 
-def _risk(game, pos, s, a, seats, seat, teams, L, turn_in, starts):
+def _risk(game, pos, s, a, seats, teams, L, turn_in, starts):
     # the chance (in 64ths) that a token of seat s on absolute square a is captured before its next
-    # turn: each opponent token that one roll (1..6, after a star's or arrow's jump) brings onto a hits it
-    # with one chance in six per such roll, one 7..12 squares behind with one in 36 (a six and a roll
-    # again); an opponent with tokens in base hits its own start square with an entry roll. Safe squares
-    # and a pair where pairs are not captured are not at risk.
+    # turn, counted from the squares behind it (right where no star or arrow moves a token on; with two
+    # dice summed, an approximation): one chance in six for each opponent token 1..6 squares behind,
+    # one in 36 for one 7..12 behind (a six and a roll again), one in six on an opponent's start square
+    # while it has tokens in base. Safe squares and a pair where pairs are not captured are not at risk.
     if game._safe[a] or _pair_at(pos, s, a, game):
         return 0
-    jump = game.geo.star_next if game._stars else (game.geo.arrow_next if game._arrows else None)
     miss = 64
     for o in seats:
         if o == s or (teams and o == (s + 2) % 4):
@@ -260,24 +259,10 @@ def _risk(game, pos, s, a, seats, seat, teams, L, turn_in, starts):
             q = pos[o * 4 + i]
             if q < 0:
                 in_base = True
-                continue
-            if q >= L:
-                continue
-            d = (a - ab[q]) % L
-            if jump is None:
-                if d == 0 or d > 12 or q + d >= turn_in:
-                    continue
-                miss = miss * (53 if d <= 6 else 62) >> 6
-                continue
-            for r in range(1, 7):
-                q2 = q + r
-                if q2 >= turn_in:
-                    break
-                b = ab[q2]
-                if jump[b] != 255:
-                    b = jump[b]
-                if b == a:
-                    miss = miss * 53 >> 6
+            elif q < L:
+                d = (a - ab[q]) % L
+                if 0 < d <= 12 and q + d < turn_in:
+                    miss = miss * (53 if d <= 6 else 62) >> 6
         if in_base and a == starts[o]:
             miss = miss * 53 >> 6
     return 64 - miss
