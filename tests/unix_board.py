@@ -3,6 +3,7 @@ with the fake drivers of ludus.hw.fake in place of the Pico's. MicroPython only.
 
     micropython -X heapsize=256K tests/unix_board.py DIR              # the link on stdin/stdout
     micropython -X heapsize=256K tests/unix_board.py DIR --tape FILE  # replay a recorded session
+    micropython -X heapsize=256K tests/unix_board.py DIR --flash FILE --config JSON  # a board used before
 
 Interactive: the board's USB link is this process's stdin and stdout, the clock is real, the board is
 empty (`ludus monitor exec:"micropython ... tests/unix_board.py DIR"` talks to it).
@@ -37,7 +38,7 @@ def _files(tree, game=None):
     }
 
 
-def interactive(tree):
+def interactive(tree, flash_image=None, config=None):
     from ludus.device import Device
     from ludus.hw.fake import FakeFlash, FakePlatform
     from ludus.hw.usb import UsbSerial
@@ -50,8 +51,12 @@ def interactive(tree):
                 raise SystemExit(0)
             return n
 
-    files, paths = _files(tree)
-    platform = FakePlatform(files, paths, flash=FakeFlash(8, 4096), serial=Stdin(), realtime=True)
+    files, paths = _files(tree, json.loads(config) if config else None)
+    flash = FakeFlash(8, 4096)
+    if flash_image:  # the journal's flash as a board left it (its games), 8 blocks of 4 KiB
+        with open(flash_image, "rb") as f:
+            flash.data[:] = f.read()
+    platform = FakePlatform(files, paths, flash=flash, serial=Stdin(), realtime=True)
     try:
         Device(platform).run()
     except SystemExit:
@@ -121,8 +126,16 @@ def replay(tree, tape_path):
             if k >= len(ticks):
                 raise PowerOff()  # the end of the tape
             tick = ticks[k]
-            while "die" in tick:  # forced rolls (ludus play's `die`): not a tick of their own
-                forced.extend(tick["die"])
+            while "die" in tick or "names" in tick:  # forced rolls, names: not ticks of their own
+                if "die" in tick:
+                    forced.extend(tick["die"])
+                else:  # as the link's `names` does it: the config kept, the referee told
+                    from ludus.config import seat_names
+
+                    config = json.loads(files["config.json"])
+                    config["names"] = tick["names"]
+                    files["config.json"] = json.dumps(config)
+                    state["device"].app.referee.set_players(seat_names(config))
                 k += 1
                 state["k"] = k
                 if k >= len(ticks):
@@ -187,14 +200,15 @@ def replay(tree, tape_path):
 
 def main(argv):
     if len(argv) < 2:
-        print("usage: micropython tests/unix_board.py DIR [--tape FILE]")
+        print("usage: micropython tests/unix_board.py DIR [--tape FILE | --flash FILE --config JSON]")
         return 2
     tree = argv[1]
     _tree_paths(tree)
     if len(argv) > 3 and argv[2] == "--tape":
         replay(tree, argv[3])
     else:
-        interactive(tree)
+        options = dict(zip(argv[2::2], argv[3::2]))
+        interactive(tree, options.get("--flash"), options.get("--config"))
     return 0
 
 

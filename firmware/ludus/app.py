@@ -23,9 +23,12 @@ class App:
     """config: from ludus.config.read_config. board: a BoardDefinition. sensors: read(levels) (a
     ShiftScanner or MuxScanner). button: poll(now) (ludus.hw.button). pixels: write(frame). journal: a
     ludus.record.journal.Journal. buzzer: play(cue, now), tick(now), or None. out: one JSON line per
-    event. seed: the dice seed (None: drawn per game from os.urandom)."""
+    event. seed: the dice seed (None: drawn per game from os.urandom). finished(record): called with
+    each game's record as it ends, after the journal has it (the device's season, ludus.device)."""
 
-    def __init__(self, config, board, sensors, button, pixels, journal, buzzer=None, out=None, seed=None):
+    def __init__(
+        self, config, board, sensors, button, pixels, journal, buzzer=None, out=None, seed=None, finished=None
+    ):
         self.board = board
         self.sensors = sensors
         self.button = button
@@ -40,14 +43,22 @@ class App:
         self.levels = array("H" if analog else "B", bytes((2 if analog else 1) * board.channel_count))
         scene = default_scene(board, config["budget_ma"])
         scene.set_brightness(config["brightness"])
-        bots = None
-        if config["bots"]:
-            from ludus.config import bot_seats
+        bots = players = None
+        if config["bots"] or config["names"]:
+            from ludus.config import bot_seats, seat_names
 
             bots = bot_seats(config)
+            players = seat_names(config)
         self.referee = Referee(
-            board, config["game"], scene=scene, seed=seed, turn_clock=config["turn_clock"], bots=bots
+            board,
+            config["game"],
+            scene=scene,
+            seed=seed,
+            turn_clock=config["turn_clock"],
+            bots=bots,
+            players=players,
         )
+        self.finished = finished
         self.frame = bytearray(3 * board.led_count)
         self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS
@@ -66,11 +77,13 @@ class App:
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
         events = ref.take_events() if ref.events else None
         if events:
-            self._keep(events)
+            ended = self._keep(events)
             for ev in events:
                 self._say(ev)
                 if self.buzzer is not None:
                     self._cue(ev, now_ms)
+            if ended and self.finished is not None:
+                self.finished(ref.record)
         if self.buzzer is not None:
             self.buzzer.tick(now_ms)
         if changed or (now_ms - self.last_frame) & 0x3FFFFFFF >= FRAME_MS:
@@ -85,6 +98,7 @@ class App:
 
     def _keep(self, events):
         # the journal follows the game record: its start, each action added or taken back, its end
+        # (True if the game ended)
         ref = self.referee
         journal = self.journal
         kept = True
@@ -112,9 +126,12 @@ class App:
                     " (a new game starts it afresh)",
                 }
             )
+        ended = False
         for ev in events:
             if ev["event"] == "game_over":
-                journal.end(json.dumps(ev.get("placements")))
+                journal.end(json.dumps({"result": ev.get("placements"), "players": ev.get("players")}))
+                ended = True
+        return ended
 
     def _cue(self, ev, now_ms):
         from ludus.hw.buzzer import ILLEGAL, REFUSED, YOUR_TURN

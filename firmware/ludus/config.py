@@ -33,6 +33,8 @@ def defaults():
         "sound": True,
         "turn_clock": False,
         "bots": {},
+        "names": {},
+        "season": None,
         "journal_kb": 64,
         "games_kept": 10,
         "pins": {
@@ -97,6 +99,18 @@ def read_config(text):
             faults.append(fault)
         else:
             config["bots"] = data["bots"]
+    if "names" in data:
+        fault = names_fault(data["names"], config["game"])
+        if fault:
+            faults.append(fault)
+        else:
+            config["names"] = data["names"]
+    if data.get("season") is not None:
+        fault = season_fault(data["season"])
+        if fault:
+            faults.append(fault)
+        else:
+            config["season"] = data["season"]
     _int(data, config, faults, "journal_kb", 8, 192)
     if config["journal_kb"] % 4:
         faults.append(
@@ -130,6 +144,65 @@ def bots_fault(bots, game):
     return None
 
 
+def names_fault(names, game):
+    """What is wrong with a `names` value for a game preset (None if nothing): an object from seat (as
+    in `bots`) to the name of its player, 1 to 16 characters, no two alike. A Ludo seat cannot take
+    another colour's name (a season would mix the two up)."""
+    family = "ludo" if game.startswith("ludo/") else "checkers"
+    if not isinstance(names, dict):
+        return 'names must be an object from seat to name, like {"red": "Anna"}, not %r' % (names,)
+    by_seat = {}
+    for key, name in names.items():
+        seat = bot_seat(key, family)
+        if seat < 0:
+            seats = "green, yellow, red, blue or 0..3" if family == "ludo" else "0..5"
+            return "names: %r is not a seat (expected %s)" % (key, seats)
+        if seat in by_seat:
+            return "names: seat %r is named twice" % (key,)
+        if family == "ludo" and isinstance(name, str) and name.lower() in LUDO_SEATS:
+            if LUDO_SEATS.index(name.lower()) != seat:
+                return "names: %s cannot be called %r, another seat's colour" % (key, name)
+        by_seat[seat] = name
+    from ludus.record.players import players_fault
+
+    fault = players_fault(by_seat)
+    return "names: " + fault if fault else None
+
+
+def seat_names(config):
+    """config's names as {seat number: name}, for the referee."""
+    return _by_seat(config, "names")
+
+
+def _by_seat(config, field):
+    # {seat number: value} of a field keyed by seat; keys that are no seat of this game's family (Ludo
+    # colours, after a new_game of Chinese Checkers) are left out: they were checked for another game
+    family = "ludo" if config["game"].startswith("ludo/") else "checkers"
+    out = {}
+    for key, value in config[field].items():
+        seat = bot_seat(key, family)
+        if seat >= 0:
+            out[seat] = value
+    return out
+
+
+def season_fault(rules):
+    """What is wrong with a `season` value (None if nothing): the Ludo rule set whose games the board
+    counts in its season, like "danish", or null for none."""
+    if rules is None:
+        return None
+    if not isinstance(rules, str) or not 0 < len(rules) <= 64:
+        return 'season must be a Ludo rule set like "danish", or null, not %r' % (rules,)
+    from ludus.errors import LudusError
+    from ludus.ludo.season import points_of
+
+    try:
+        points_of(rules)
+    except LudusError as exc:
+        return "season %r: %s" % (rules, exc)
+    return None
+
+
 def bot_seat(key, family):
     """The seat number a `bots` key names (a Ludo colour or a digit), or -1."""
     if family == "ludo" and key in LUDO_SEATS:
@@ -142,8 +215,7 @@ def bot_seat(key, family):
 
 def bot_seats(config):
     """config's bots as {seat number: level}, for the referee."""
-    family = "ludo" if config["game"].startswith("ludo/") else "checkers"
-    return {bot_seat(k, family): v for k, v in config["bots"].items()}
+    return _by_seat(config, "bots")
 
 
 def _text(data, config, faults, key):

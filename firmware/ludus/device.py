@@ -40,6 +40,8 @@ _COMMANDS = (
     "set_config",
     "new_game",
     "bots",
+    "names",
+    "season",
     "games",
     "journal",
     "levels",
@@ -143,6 +145,8 @@ class Device:
         self._build_app()
         self._feed()
         self.journal.prepare()  # (a fresh journal's first block, erased now rather than at the first move)
+        if self.config["season"]:
+            self._season(lambda files, rules: transient("ludus.club").sync(files, rules, self.journal))
         self._self_test()
 
     def _board(self, config):
@@ -195,6 +199,7 @@ class Device:
                 buzzer=hw["buzzer"],
                 out=self.out,
                 seed=self.seed,
+                finished=self._finished,
             )
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
@@ -210,6 +215,41 @@ class Device:
         self.override = None
         self.safe = None
         self.dirty_heap = True
+
+    # ---- the club's season --------------------------------------------------------------------------
+
+    def _finished(self, record):
+        # a game has ended and the journal has it: counted into the season kept on the board
+        if self.config["season"]:
+            game = self.app.referee.game if self.app is not None else None
+            self._season(lambda files, rules: transient("ludus.club").count(files, rules, record, game))
+
+    def _season(self, counting):
+        # counting(files, rules) -> (kind, season, note): said as a `season` event; a failure is a
+        # fault, never the loop's end (the game is in the journal, and `ludus games` fetches it)
+        rules = self.config["season"]
+        try:
+            kind, season, note = counting(self.platform, rules)
+        except Exception as exc:
+            self._fault("season", "the game could not be counted in the season: %s" % (exc,))
+            return
+        if note:
+            self._fault("season", note)
+        if kind is not None:
+            table = season.result()
+            top = table["standings"][0] if table["standings"] else None
+            self._say(
+                {
+                    "event": "season",
+                    "rules": rules,
+                    "counted": kind,
+                    "games": table["games"],
+                    "leader": top["player"] if top else None,
+                    "points": top["points"] if top else 0,
+                    "champion": table["champion"],
+                    "ties": table["ties"],
+                }
+            )
 
     # ---- self-test ---------------------------------------------------------------------------------
 
@@ -504,7 +544,17 @@ class Device:
         if name not in _COMMANDS:
             link.error(cmd, "unknown command %r (known: %s)" % (name, ", ".join(_COMMANDS)))
             return
-        needs_game = name in ("state", "new_game", "bots", "journal", "games", "levels", "frame", "light")
+        needs_game = name in (
+            "state",
+            "new_game",
+            "bots",
+            "names",
+            "journal",
+            "games",
+            "levels",
+            "frame",
+            "light",
+        )
         if needs_game and self.app is None:
             link.error(cmd, "not while in safe mode: %s" % (self.safe,))
             return
@@ -628,6 +678,58 @@ class Device:
                 self.config["bots"] = bots
                 self.platform.write_file("config.json", json.dumps(self.config))
         link.reply(cmd, {"ok": True, "bots": self.config["bots"]})
+
+    def _cmd_names(self, cmd, link):
+        # what the players are called: {"names": {"red": "Anna"}} sets them (in the game in play too: its
+        # record takes them) and keeps them in config.json; without "names", the reply says which they are
+        if "names" in cmd:
+            names = cmd["names"]
+            config_mod = transient("ludus.config")
+            fault = config_mod.names_fault(names, self.config["game"])
+            if fault:
+                link.error(cmd, fault + ": nothing changed")
+                return
+            self.app.referee.set_players(config_mod.seat_names({"game": self.config["game"], "names": names}))
+            if names != self.config["names"]:
+                self.config["names"] = names
+                self.platform.write_file("config.json", json.dumps(self.config))
+        record = self.app.referee.record
+        players = record.players if record is not None else None
+        link.reply(cmd, {"ok": True, "names": self.config["names"], "players": players})
+
+    def _cmd_season(self, cmd, link):
+        # the season kept on the board: {"rules": "danish"} (or null) sets which rule set's games are
+        # counted (kept in config.json); {"new": true} begins a new season, the old one kept as a file
+        club = transient("ludus.club")
+        if "rules" in cmd:
+            rules = cmd["rules"]
+            fault = transient("ludus.config").season_fault(rules)
+            if fault:
+                link.error(cmd, fault + ": nothing changed")
+                return
+            if rules != self.config["season"]:
+                self.config["season"] = rules
+                self.platform.write_file("config.json", json.dumps(self.config))
+        rules = self.config["season"]
+        new = cmd.get("new", False)
+        if not isinstance(new, bool):
+            link.error(cmd, "new must be true or false, not %r" % (new,))
+            return
+        if rules is None:
+            if new:
+                link.error(cmd, 'no season is kept: give its rule set, {"rules": "danish", "new": true}')
+                return
+            link.reply(cmd, {"ok": True, "rules": None, "season": None})
+            return
+        out = {"ok": True, "rules": rules}
+        if new:
+            out["kept_as"] = club.new_season(self.platform, rules)
+        season, note = club.load(self.platform, rules)
+        if note:
+            self._fault("season", note)
+            self.platform.write_file(club.SEASON_FILE, season.to_json())
+        out["season"] = season.result()
+        link.reply(cmd, out)
 
     def _cmd_games(self, cmd, link):
         last = cmd.get("last", self.config["games_kept"])

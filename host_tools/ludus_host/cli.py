@@ -25,6 +25,7 @@ COMMANDS = {
     "config": ("cmd_config", "write a board's config.json, checked by the firmware's own reader"),
     "emulate": ("cmd_emulate", "an emulated Pico with the board around it, its USB serial on a pty"),
     "monitor": ("cmd_monitor", "show a board's USB events readably, send it commands, save its games"),
+    "games": ("cmd_games", "the finished games a board keeps (saved as records) and the season it keeps"),
     "season": ("cmd_season", "a club's season table (league points by place) from its games' records"),
     "arena": ("cmd_arena", "bots against bots: many seeded games, win rates and decision times as JSON"),
     "sim": ("cmd_sim", "play on a virtual board in the browser (a local web server)"),

@@ -79,7 +79,8 @@ _WORDS = {
     "safe_mode": lambda e: "SAFE MODE: %s" % e.get("error"),
     "stopped": lambda e: "firmware stopped (%s): %s" % (e.get("why"), e.get("message")),
     "new_game": lambda e: (
-        "new game: %s (dice commitment %s...)" % (e.get("start"), str(e.get("seed_sha256"))[:16])
+        "new game: %s (dice commitment %s...)%s"
+        % (e.get("start"), str(e.get("seed_sha256"))[:16], _players_text(e.get("players")))
     ),
     "restored": lambda e: "game continues: %s, %s actions" % (e.get("start"), e.get("actions")),
     "roll": lambda e: "seat %s rolled %s" % (e.get("seat"), e.get("value")),
@@ -94,9 +95,37 @@ _WORDS = {
         else "seat %s (%s bot): the board rolls for it" % (e.get("seat"), e.get("level"))
     ),
     "game_over": lambda e: (
-        "game over: places %s, dice seed revealed %s..." % (e.get("placements"), str(e.get("seed"))[:16])
+        "game over: %s, dice seed revealed %s..."
+        % (_places_text(e.get("placements"), e.get("players")), str(e.get("seed"))[:16])
+    ),
+    "season": lambda e: (
+        "season (%s): %s counted, %s games; %s%s"
+        % (
+            e.get("rules"),
+            "a play-off" if e.get("counted") == "playoff" else "the game",
+            e.get("games"),
+            "%s leads with %s points" % (e.get("leader"), e.get("points")),
+            "; tied: " + "; ".join(", ".join(g) for g in e["ties"]) if e.get("ties") else "",
+        )
     ),
 }
+
+
+def _players_text(players):
+    # ": Anna (seat 0), Bo (seat 2)" of an event's players, {"0": "Anna", ...}
+    if not isinstance(players, dict) or not players:
+        return ""
+    return ": " + ", ".join("%s (seat %s)" % (players[k], k) for k in sorted(players))
+
+
+def _places_text(placements, players):
+    # "places 1st Anna, 2nd Bo" by name where the event names the players, else the seat numbers
+    if not isinstance(placements, list):
+        return "places %s" % (placements,)
+    named = players if isinstance(players, dict) else {}
+    return "places " + ", ".join(
+        "%d. %s" % (k + 1, named.get(str(seat), "seat %s" % seat)) for k, seat in enumerate(placements)
+    )
 
 
 def describe(item):

@@ -7,7 +7,8 @@ tied group is their play-off and settles it.
 
 Every record must be a finished Ludo game of the season's rule set (--rules, default danish) that
 `ludus verify` accepts; any other is named with what is wrong, and no table is printed. Players are
-known by their seat's colour (green, yellow, red, blue) until records carry names."""
+known by the names their records carry (a record without names: by the seats' colours), and the same
+game given twice is refused. The board counts the same table as games end (docs/club.md)."""
 
 import argparse
 import csv
@@ -16,7 +17,7 @@ import json
 import sys
 
 from ludus.errors import LudusError, NotationError
-from ludus.ludo.geometry import COLOURS
+from ludus.ludo.season import Season, points_of, record_players, rules_of
 
 from ludus_host.args import output_file
 from ludus_host.paths import write_atomically
@@ -38,29 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", type=output_file, help="also write the table as JSON")
 
 
-def rules_of(start):
-    """The rule set a record's start names: "ludo/danish/4" and "ludo danish seats=..." give "danish";
-    None for a game that is not Ludo."""
-    words = start.split()
-    if not words:
-        return None
-    first = words[0]
-    if first.startswith("ludo/"):
-        from ludus.referee.presets import split_preset
-
-        return split_preset(first)[1]
-    if first == "ludo" and len(words) > 1:
-        return words[1]
-    return None
-
-
 class Game:
-    """One finished game of the season: its players (seat colours) and their finishing order."""
+    """One finished game of the season: its players' names and their finishing order, and its key (the
+    dice commitment: one game given twice is refused)."""
 
-    def __init__(self, path, players, placements):
+    def __init__(self, path, players, placements, key=None):
         self.path = path
         self.players = players
         self.placements = placements
+        self.key = key
 
 
 def read_game(path, rules):
@@ -81,61 +68,24 @@ def read_game(path, rules):
     problems = record.verify()
     if problems:
         raise SeasonError("%s: does not verify: %s" % (path, problems[0]))
-    game = record.replay(history=False)
-    players = [COLOURS[s] for s in game.seats]
-    return Game(path, players, [COLOURS[s] for s in record.result])
+    players, placements = record_players(record)
+    return Game(path, players, placements, record.seed_sha256)
 
 
-def season(games, points, playoffs=True):
-    """The table of a list of Games: a dict with "standings" (rank, player, points, games, places,
-    tied), "ties", "champion", "games" and "playoffs"."""
-    from ludus.ludo.season import SeasonTable
-
-    table = SeasonTable(points)
-    played = {}
-    places = {}
-    playoff_games = []
+def season(games, rules, points=None, playoffs=True):
+    """The table of a list of Games (ludus.ludo.season.Season.result(), the play-offs named by file)."""
+    table = Season(rules, points)
     for g in games:
-        tied = [set(group) for group in table.ties()]
-        if playoffs and set(g.players) in tied and len(g.placements) == len(g.players):
-            table.add_playoff(g.placements)
-            playoff_games.append(g.path)
-            continue
         try:
-            table.add_game(g.placements)
+            table.add(g.players, g.placements, label=str(g.path), key=g.key, playoffs=playoffs)
         except LudusError as exc:
             raise SeasonError("%s: %s" % (g.path, exc)) from None
-        for name in g.players:
-            played[name] = played.get(name, 0) + 1
-            table.totals.setdefault(name, 0)  # a player with no place still plays
-        for k, name in enumerate(g.placements):
-            row = places.setdefault(name, [0] * len(PLACE_NAMES))
-            if k < len(row):
-                row[k] += 1
-    ties = table.ties()
-    tied_names = {n for group in ties for n in group}
-    rows = []
-    for rank, (name, pts) in enumerate(table.standings(), 1):
-        rows.append(
-            {
-                "rank": rank,
-                "player": name,
-                "points": pts,
-                "games": played.get(name, 0),
-                "places": places.get(name, [0] * len(PLACE_NAMES)),
-                "tied": name in tied_names,
-            }
-        )
-    return {
-        "standings": rows,
-        "ties": ties,
-        "champion": table.champion(),
-        "games": table.games,
-        "playoffs": playoff_games,
-    }
+    return table.result()
 
 
 def text_of(result, rules):
+    """The table as the terminal shows it (the player column as wide as the longest name)."""
+    width = max([8] + [len(row["player"]) for row in result["standings"]])
     out = [
         "season: %s, %d games%s"
         % (
@@ -145,14 +95,14 @@ def text_of(result, rules):
             if result["playoffs"]
             else "",
         ),
-        " #  player   points  games   " + "  ".join(PLACE_NAMES),
+        " #  %s points  games   " % "player".ljust(width) + "  ".join(PLACE_NAMES),
     ]
     for row in result["standings"]:
         out.append(
-            "%2d  %-8s %6d  %5d   %s%s"
+            "%2d  %s %6d  %5d   %s%s"
             % (
                 row["rank"],
-                row["player"],
+                row["player"].ljust(width),
                 row["points"],
                 row["games"],
                 "  ".join("%3d" % n for n in row["places"]),
@@ -178,10 +128,8 @@ def csv_of(result):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ludus.ludo.rules import rules_from_spec
-
     try:
-        points = rules_from_spec(args.rules).points
+        points = points_of(args.rules)
     except LudusError as exc:
         raise NotationError("--rules %s: %s" % (args.rules, exc)) from None
     games = []
@@ -197,8 +145,7 @@ def run(args: argparse.Namespace) -> int:
         raise SeasonError(
             faults[-1] + (" (%d records refused: no table)" % len(faults) if len(faults) > 1 else "")
         )
-    result = season(games, points, playoffs=not args.no_playoffs)
-    result["rules"] = args.rules
+    result = season(games, args.rules, points, playoffs=not args.no_playoffs)
     print(text_of(result, args.rules))
     if args.csv:
         write_atomically(args.csv, csv_of(result))

@@ -27,7 +27,7 @@ PATTERN_DESCRIPTIONS = (
     "1.2 s cycle: on 600-1100 ms (the 'to' end of a pair)",
 )
 
-COLOUR_NAMES = ("player", "white", "red", "green", "yellow", "blue", "purple")
+COLOUR_NAMES = P.COLOUR_NAMES
 
 # name, what it tells the player; indexed by meaning (palette.NONE ... palette.WAITING_ROLL)
 MEANING_TEXTS = (

@@ -144,6 +144,9 @@ def session_from_ticks(ticks, board, offset_ms=200):
                     )
                 )
         at = tick["t"] + offset_ms
+        if "names" in tick:  # a script's `name` line: the link's `names` command, as a laptop sends it
+            steps.append({"at": at, "send": json.dumps({"cmd": "names", "names": tick["names"]})})
+            continue
         if "l" in tick:
             levels = bytes.fromhex(tick["l"])
             changed = [

@@ -24,6 +24,7 @@ from ludus_host import paths
 from ludus_host.sim_table import (
     GAMES,
     SPEEDS,
+    Club,
     LiveTable,
     board_for,
     bot_seat_names,
@@ -70,6 +71,7 @@ class Hub:
         self.sockets = set()
         self.speed = settings.speed
         self.lock = threading.Lock()  # the table runs in a worker thread: one caller at a time
+        self.club = Club()  # the names and seasons, kept from table to table
         # a LiveTable, or one of ludus_host.sim_mirror's: the same few methods and state() keys
         self.table: Any
         if settings.device:
@@ -87,6 +89,7 @@ class Hub:
                 settle_ms=settings.settle_ms,
                 analog=settings.analog,
                 seed=settings.seed,
+                club=self.club,
             )
         self._rebase()
         self.sent_version = -1
@@ -167,7 +170,12 @@ class Hub:
             if not isinstance(analog, bool):
                 raise LudusError("new: analog is true or false")
             self.table = LiveTable(
-                preset, board_for(preset), settle_ms=settle, analog=analog, seed=self.settings.seed
+                preset,
+                board_for(preset),
+                settle_ms=settle,
+                analog=analog,
+                seed=self.settings.seed,
+                club=self.club,
             )
             self._rebase()
             self.sent_frame = b""

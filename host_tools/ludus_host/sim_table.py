@@ -25,7 +25,7 @@ from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import lights, paths
-from ludus_host.sim_words import seat_colour, words
+from ludus_host.sim_words import seat_colour, seat_words, words
 from ludus_host.simboard import (
     PIECE_COLOURS,
     TICK_MS,
@@ -57,6 +57,49 @@ def bot_seat_names(preset):
     if preset.startswith("ludo/"):
         return [[c, c] for c in ("green", "yellow", "red", "blue")]
     return [[str(k), "seat %d" % (k + 1)] for k in range(6)]
+
+
+class Club:
+    """What the simulator keeps from table to table, as a board keeps it from game to game: the players'
+    names (per game family) and a season of each Ludo rule set played (ludus.ludo.season, the code the
+    board counts with), every finished game counted by its players' names."""
+
+    def __init__(self):
+        self.names = {"ludo": {}, "checkers": {}}
+        self.seasons = {}  # rules -> Season
+
+    def count(self, record, game):
+        """Count a finished game in its rule set's season: (rules, kind), or None for a game that is not
+        Ludo or was counted already."""
+        from ludus.ludo.season import KEY_DIGITS, Season, record_players, rules_of
+
+        rules = rules_of(record.start)
+        if rules is None or record.result is None:
+            return None
+        season = self.seasons.get(rules)
+        if season is None:
+            season = self.seasons[rules] = Season(rules)
+        key = record.seed_sha256[:KEY_DIGITS]
+        if key in season.seen:
+            return None
+        players, placements = record_players(record, game)
+        return rules, season.add(players, placements, label=key, key=key)
+
+    def table(self, preset):
+        """The season of a preset's rule set as Season.result() gives it, or None (Chinese Checkers)."""
+        family, rules = split_preset(preset)
+        if family != "ludo":
+            return None
+        from ludus.ludo.season import Season
+
+        season = self.seasons.get(rules)
+        return (season if season is not None else Season(rules)).result()
+
+    def new_season(self, preset):
+        family, rules = split_preset(preset)
+        if family != "ludo":
+            raise NotationError("new_season: Chinese Checkers keeps no season")
+        self.seasons.pop(rules, None)
 
 
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
@@ -116,9 +159,17 @@ class LiveTable:
     turn_clock: the Ludo turn clock (False, True for the rule set's, or seconds)."""
 
     def __init__(
-        self, preset="checkers/2", board=None, settle_ms=200, analog=False, seed=None, turn_clock=False
+        self,
+        preset="checkers/2",
+        board=None,
+        settle_ms=200,
+        analog=False,
+        seed=None,
+        turn_clock=False,
+        club=None,
     ):
         self.preset = preset
+        self.club = club if club is not None else Club()
         self.board_name = board or board_for(preset)
         self.board = load_board(self.board_name)
         # None: every game draws a fresh seed from os.urandom, as the board does from its hardware
@@ -151,6 +202,11 @@ class LiveTable:
         self.release_at = None
         self.version = 0  # bumped whenever state() would say something new
         self.verified = None  # the record's check at the game's end: a message
+        names = self.club.names[split_preset(preset)[0]]
+        if names:
+            self.sim.set_players(names)
+            for seat in sorted(names):
+                self._record("name %s %s" % (seat, names[seat]))
         self.advance(TICK_MS)
 
     # ---- time ---------------------------------------------------------------------------------------
@@ -191,7 +247,8 @@ class LiveTable:
 
     def _said(self, event):
         ref = self.referee
-        self.log.append((self.now, words(event, ref.adapter, ref.game)))
+        players = ref.record.players if ref.record is not None else None
+        self.log.append((self.now, words(event, ref.adapter, ref.game, players)))
         if event.get("event") == "roll":
             for k in range(len(self.actions) - 1, -1, -1):
                 if self.actions[k][1].startswith("press"):
@@ -211,14 +268,31 @@ class LiveTable:
                     )
                 )
             self.log.append((self.now, self.verified))
+            counted = self.club.count(ref.record, ref.game)
+            if counted is not None:
+                table = self.club.table(self.preset)
+                top = table["standings"][0]
+                self.log.append(
+                    (
+                        self.now,
+                        "season (%s): %s counted, %d games; %s leads with %d points"
+                        % (
+                            counted[0],
+                            "a play-off" if counted[1] == "playoff" else "the game",
+                            table["games"],
+                            top["player"],
+                            top["points"],
+                        ),
+                    )
+                )
         self.version += 1
 
     # ---- what the page does -------------------------------------------------------------------------
 
     def act(self, message):
         """Carry out one thing done on the page: a dict with "do" (lift, place, button, setup, start,
-        bots, clear, aside, power). NotationError naming the problem for anything that cannot be done;
-        nothing changes."""
+        bots, names, new_season, clear, aside, power). NotationError naming the problem for anything
+        that cannot be done; nothing changes."""
         if not isinstance(message, dict):
             raise NotationError('a request is a JSON object with a "do" key')
         do = message.get("do")
@@ -270,6 +344,10 @@ class LiveTable:
                 )
             self.sim.set_bots(bots)
             self._record("bots " + (" ".join("%s=%s" % kv for kv in sorted(bots.items())) or "none"))
+        elif do == "names":
+            self._names(message.get("names"))
+        elif do == "new_season":
+            self.club.new_season(self.preset)
         elif do == "clear":
             sim.clear()
             self._record("clear")
@@ -284,10 +362,28 @@ class LiveTable:
                     self._said(item)
         else:
             raise NotationError(
-                "unknown action %r (expected lift, place, button, setup, start, bots, clear, aside or power)"
-                % (do,)
+                "unknown action %r (expected lift, place, button, setup, start, bots, names, new_season,"
+                " clear, aside or power)" % (do,)
             )
         self.version += 1
+
+    def _names(self, names):
+        # the players' names, {seat: name} as config.json's `names`; kept for the next tables, and in
+        # the script as one `name SEAT TEXT` line per seat changed
+        if not isinstance(names, dict):
+            raise NotationError('names: give {"names": {SEAT: NAME}}, like {"red": "Anna"} ({} for none)')
+        for name in names.values():
+            if isinstance(name, str) and ("#" in name or any(w.startswith("@") for w in name.split())):
+                raise NotationError(
+                    "names: %r cannot be written in a play script ('#' starts a comment, '@' a pause)"
+                    % (name,)
+                )
+        before = dict(self.sim.players)
+        self.sim.set_players(names)
+        self.club.names[split_preset(self.preset)[0]] = dict(names)
+        for seat in sorted(set(before) | set(names)):
+            if before.get(seat) != names.get(seat):
+                self._record("name %s%s" % (seat, " " + names[seat] if seat in names else ""))
 
     def _record(self, line):
         self.actions.append((self.now, line, self.now))
@@ -307,7 +403,7 @@ class LiveTable:
             "t": self.now,
             "phase": d["phase"],
             "situation": d.get("situation"),
-            "turn": seat_colour(ref.adapter, game, d["turn"]) if "turn" in d else None,
+            "turn": seat_words(ref.adapter, game, d["turn"], ref.record.players) if "turn" in d else None,
             "pieces": pieces_of(self.sim.sim),
             "hand": [c or "?" for c in self.sim.sim.hand],
             "lit": lit_of(ref, self.sim.names),
@@ -321,6 +417,9 @@ class LiveTable:
             "settle_ms": self.settle_ms,
             "analog": self.analog,
             "bots": dict(self.sim.bots),
+            "names": dict(self.sim.players),
+            "players": {str(k): v for k, v in (ref.record.players or {}).items()} if game is not None else {},
+            "season": self.club.table(self.preset),
             "button_down": self.pressed_at is not None or self.release_at is not None,
         }
         return out

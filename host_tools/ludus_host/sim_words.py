@@ -29,10 +29,19 @@ def _captures(move_text):
     return [v.split(".")[0] for v in victims if "." in v]
 
 
-def words(event, adapter=None, game=None):
-    """One line for an event dict of the referee (or of the simulator: power_cut)."""
+def seat_words(adapter, game, seat, players=None):
+    """A seat as the log names it: its colour ("green"), or its player's name with the colour
+    ("Anna (green)") where the game's record has one of its own."""
+    colour = seat_colour(adapter, game, seat)
+    name = (players or {}).get(seat)
+    return "%s (%s)" % (name, colour) if name and name != colour else colour
+
+
+def words(event, adapter=None, game=None, players=None):
+    """One line for an event dict of the referee (or of the simulator: power_cut). players: the game
+    record's names, {seat: name}."""
     name = event.get("event")
-    who = seat_colour(adapter, game, event.get("seat"))
+    who = seat_words(adapter, game, event.get("seat"), players)
     if name == "roll":
         return "%s rolled %s" % (who, event.get("value"))
     if name == "move":
@@ -98,7 +107,7 @@ def words(event, adapter=None, game=None):
     if name == "game_over":
         places = event.get("placements") or []
         order = ", ".join(
-            "%d. %s" % (k + 1, seat_colour(adapter, game, seat)) for k, seat in enumerate(places)
+            "%d. %s" % (k + 1, seat_words(adapter, game, seat, players)) for k, seat in enumerate(places)
         )
         return "game over: %s; dice seed revealed %s" % (order or "no placements", event.get("seed"))
     if name == "power_cut":

@@ -14,7 +14,7 @@ from array import array
 
 import ludus.light.palette as palette
 from ludus.board.definition import BoardDefinition
-from ludus.config import bot_seats, bots_fault
+from ludus.config import bot_seats, bots_fault, names_fault, seat_names
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.ludo.geometry import COLOURS
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
@@ -70,6 +70,7 @@ VERBS = {
     "start": (1, None),
     "clear": (0, 0),
     "bots": (1, None),
+    "name": (1, None),
     "expect": (1, None),
 }
 EXPECTS = ("situation", "phase", "turn", "event", "no-event", "position", "lit", "die", "physical", "refused")
@@ -410,6 +411,7 @@ class Simulator:
                 self.names[leds[k]] = "%s.%d" % (role, k)
         self.all_events = []
         self.bots = {}  # the seats the board plays, as config.json's `bots` names them
+        self.players = {}  # what the players are called, as config.json's `names` has them
         self.referee = self._new_referee()
 
     def _new_referee(self):
@@ -423,7 +425,19 @@ class Simulator:
         ref.forced_rolls = self.forced
         if self.bots:
             ref.set_bots(bot_seats({"game": self.preset, "bots": self.bots}))
+        if self.players:
+            ref.set_players(seat_names({"game": self.preset, "names": self.players}))
         return ref
+
+    def set_players(self, names):
+        """What the players are called, {seat: name} as config.json's `names` has them (Ludo colours or
+        seat digits), in the game in play too; kept across power cuts, as the board keeps its config.
+        NotationError names a bad seat or name."""
+        fault = names_fault(names, self.preset)
+        if fault:
+            raise NotationError(fault)
+        self.players = dict(names)
+        self.referee.set_players(seat_names({"game": self.preset, "names": self.players}))
 
     def set_bots(self, bots):
         """The seats the board plays, {seat: level} as config.json's `bots` has them (Ludo colours or
@@ -591,6 +605,12 @@ class Simulator:
             sim.clear()
         elif verb == "bots":
             self.set_bots({} if args == ["none"] else dict(arg.split("=", 1) for arg in args))
+        elif verb == "name":
+            names = dict(self.players)
+            names.pop(args[0], None)
+            if len(args) > 1:
+                names[args[0]] = " ".join(args[1:])
+            self.set_players(names)
         elif verb == "expect":
             self._expect(args)
             return

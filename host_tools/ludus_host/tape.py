@@ -58,6 +58,8 @@ class RecordingSimulator(Simulator):
             yield from super()._do(a)
         finally:
             self._powering = False
+        if a.verb == "name":  # the players' names: to the device as its config (the link's `names`)
+            self.ticks.append({"t": self.now, "names": dict(self.players)})
 
 
 def record(script_text, board_name, preset, seed="00" * 32, tear=None):

@@ -338,7 +338,8 @@ class FakePlatform:
         self.files[name.lstrip("/")] = text
 
     def path(self, name):
-        return self.paths.get(name.lstrip("/"))
+        name = name.lstrip("/")
+        return self.paths.get(name) or (name if name in self.files else None)
 
     def ticks_ms(self):
         if self.realtime:

@@ -73,6 +73,8 @@ YELLOW = const(4)
 BLUE = const(5)
 PURPLE = const(6)
 COLOUR_COUNT = const(7)
+# what each colour id is called: a seat's name until its player gives one (ludus.record.players)
+COLOUR_NAMES = ("player", "white", "red", "green", "yellow", "blue", "purple")
 
 # Bytes r, g, b per colour id. Blue and purple carry some green so they stay visible next to white;
 # yellow is a warm yellow so it does not read as white.

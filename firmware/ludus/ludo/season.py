@@ -1,6 +1,18 @@
-"""The Danish club's season table: league points by place over many games, ties settled by play-off."""
+"""The Danish club's season table: league points by place over many games, ties settled by play-off.
 
-from ludus.errors import ConfigError
+    season = Season("danish")
+    season.add(["Anna", "Bo", "Cy", "Di"], ["Bo", "Anna", "Di", "Cy"])   # "game"
+    season.result()["standings"][0]      # {"rank": 1, "player": "Bo", "points": 3, ...}
+    text = season.to_json()              # kept on the board (season.json), Season.from_json(text)
+
+The board keeps one (ludus.device), `ludus season` makes one from record files, and the simulator shows
+one: all three count with this code (docs/club.md)."""
+
+from ludus.errors import ConfigError, NotationError
+
+SEASON_FORMAT = "ludus-season/1"
+PLACES = 4  # a Ludo game has at most four places
+KEY_DIGITS = 16  # of a game's dice commitment: its key in `seen` (a game is never counted twice)
 
 
 class SeasonTable:
@@ -70,3 +82,173 @@ class SeasonTable:
         if len(top) > 1 and not all(n in self.playoff_rank for n in top):
             return None
         return table[0][0]
+
+
+def rules_of(start):
+    """The rule set a record's start names: "ludo/danish/4" and "ludo danish seats=..." give "danish";
+    None for a game that is not Ludo."""
+    words = start.split()
+    if not words:
+        return None
+    first = words[0]
+    if first.startswith("ludo/"):
+        from ludus.referee.presets import split_preset
+
+        return split_preset(first)[1]
+    if first == "ludo" and len(words) > 1:
+        return words[1]
+    return None
+
+
+def points_of(rules):
+    """The league points by place of a rule set (its `points` option; the Danish club's 3, 2, 1, 0 where
+    the rule set names none). ConfigError for a rule set that is not one."""
+    from ludus.ludo.rules import rules_from_spec
+
+    return tuple(rules_from_spec(rules).points) or (3, 2, 1, 0)
+
+
+class Season:
+    """A club's running season of one Ludo rule set, counted by the players' names.
+
+    add(players, placements) counts a finished game: players are the names at its seats, placements
+    the names in finishing order. A game between exactly the players of a group still tied on points
+    is their play-off and settles the group (playoffs=False: every game is a league game). result()
+    is the table; to_json()/from_json() keep it."""
+
+    def __init__(self, rules, points=None):
+        self.rules = rules
+        self.table = SeasonTable(points if points else points_of(rules))
+        self.played = {}  # name -> games played
+        self.places = {}  # name -> [firsts, seconds, thirds, fourths]
+        self.playoffs = []  # the play-off games' labels
+        self.seen = []  # the keys of the games counted
+
+    def add(self, players, placements, label=None, key=None, playoffs=True):
+        """Count a game: "game" or "playoff". label names it in result()'s play-offs (a file, a
+        commitment); key: a game with a key already seen is refused (ConfigError), so one game is
+        never counted twice. ConfigError too for placements naming someone who did not play."""
+        if key is not None and key in self.seen:
+            raise ConfigError("this game is counted already (dice commitment %s...)" % key)
+        for name in placements:
+            if name not in players:
+                raise ConfigError("placement %r did not play in the game" % (name,))
+        table = self.table
+        kind = "game"
+        if playoffs and len(placements) == len(players):
+            group = sorted(players)
+            for tied in table.ties():
+                if tied == group:
+                    kind = "playoff"
+        if kind == "playoff":
+            table.add_playoff(placements)
+            self.playoffs.append(label if label is not None else key)
+        else:
+            table.add_game(placements)
+            for name in players:
+                self.played[name] = self.played.get(name, 0) + 1
+                table.totals.setdefault(name, 0)  # a player with no place still plays
+            for k, name in enumerate(placements):
+                row = self.places.get(name)
+                if row is None:
+                    row = self.places[name] = [0] * PLACES
+                if k < PLACES:
+                    row[k] += 1
+        if key is not None:
+            self.seen.append(key)
+        return kind
+
+    def result(self):
+        """The table: {"rules", "standings" (rank, player, points, games, places, tied) best first,
+        "ties" (the groups still tied, no play-off yet), "champion" (None while the top is tied),
+        "games", "playoffs"}."""
+        table = self.table
+        ties = table.ties()
+        tied = {}
+        for group in ties:
+            for name in group:
+                tied[name] = True
+        rows = []
+        rank = 0
+        for name, pts in table.standings():
+            rank += 1
+            rows.append(
+                {
+                    "rank": rank,
+                    "player": name,
+                    "points": pts,
+                    "games": self.played.get(name, 0),
+                    "places": list(self.places.get(name, [0] * PLACES)),
+                    "tied": name in tied,
+                }
+            )
+        return {
+            "rules": self.rules,
+            "standings": rows,
+            "ties": ties,
+            "champion": table.champion(),
+            "games": table.games,
+            "playoffs": list(self.playoffs),
+        }
+
+    def to_json(self):
+        import json
+
+        t = self.table
+        return json.dumps(
+            {
+                "format": SEASON_FORMAT,
+                "rules": self.rules,
+                "points": list(t.points),
+                "totals": t.totals,
+                "playoff_rank": t.playoff_rank,
+                "games": t.games,
+                "played": self.played,
+                "places": self.places,
+                "playoffs": self.playoffs,
+                "seen": self.seen,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text):
+        """A kept season; NotationError naming what is wrong with a damaged or foreign file."""
+        import json
+
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise NotationError("the season is not valid JSON (%s)" % (exc,)) from None
+        if not isinstance(data, dict) or data.get("format") != SEASON_FORMAT:
+            raise NotationError("the season's format is not %r" % SEASON_FORMAT)
+        try:
+            season = cls(data["rules"], tuple(data["points"]))
+            t = season.table
+            for field in ("totals", "playoff_rank", "played", "places"):
+                if not isinstance(data[field], dict):
+                    raise TypeError(field)
+            t.totals = {str(k): int(v) for k, v in data["totals"].items()}
+            t.playoff_rank = {str(k): int(v) for k, v in data["playoff_rank"].items()}
+            t.games = int(data["games"])
+            season.played = {str(k): int(v) for k, v in data["played"].items()}
+            season.places = {str(k): [int(n) for n in v][:PLACES] for k, v in data["places"].items()}
+            season.playoffs = [str(x) for x in data["playoffs"]]
+            season.seen = [str(x) for x in data["seen"]]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise NotationError("the season's field %s is missing or wrong" % (exc,)) from None
+        return season
+
+
+def record_players(record, game=None):
+    """(players, placements) of a finished record by name: its players' names (a record without names:
+    the seats' colours). game: the record replayed (replayed here if not given)."""
+    from ludus.ludo.geometry import COLOURS
+
+    if game is None:
+        game = record.replay(history=False)
+    named = record.players or {}
+    players = [named.get(s) or COLOURS[s] for s in game.seats]
+    by_seat = {}
+    for s in game.seats:
+        by_seat[s] = named.get(s) or COLOURS[s]
+    return players, [by_seat[s] for s in record.result]

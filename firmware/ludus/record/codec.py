@@ -10,7 +10,7 @@ from ludus.record.actions import FORMAT, apply_action, roll_text, roll_values
 
 _HEX = "0123456789abcdef"
 # every field a record may carry, in the order emit writes them
-_FIELDS = ("format", "start", "options", "seed_sha256", "seed", "actions", "result")
+_FIELDS = ("format", "start", "options", "players", "seed_sha256", "seed", "actions", "result")
 
 
 def _quote(text):
@@ -63,6 +63,13 @@ def write_json(record, write):
     write('{\n  "format": ' + _quote(FORMAT))
     write(',\n  "start": ' + _quote(record.start))
     write(',\n  "options": ' + _value(record.options))
+    if record.players:
+        seats = sorted(record.players)
+        write(
+            ',\n  "players": {'
+            + ", ".join(['"%d": %s' % (s, _quote(record.players[s])) for s in seats])
+            + "}"
+        )
     write(',\n  "seed_sha256": ' + _quote(record.seed_sha256))
     if record.seed is not None:
         write(',\n  "seed": ' + _quote(record.seed))
@@ -137,7 +144,28 @@ def parse(text):
                 ok = False
         if not ok:
             raise NotationError("record field 'result' must be a list of seat numbers, got %r" % (result,))
-    return start, data["options"], data["seed_sha256"], seed, actions, result
+    return start, data["options"], data["seed_sha256"], seed, actions, result, _players(data.get("players"))
+
+
+def _players(players):
+    # {"0": "Anna", ...} -> {0: "Anna", ...}; None when the record names nobody
+    if players is None:
+        return None
+    if not isinstance(players, dict):
+        raise NotationError(
+            'record field \'players\' must be an object like {"0": "Anna"}, got %r' % (players,)
+        )
+    out = {}
+    for key in players:
+        if not (isinstance(key, str) and len(key) == 1 and "0" <= key <= "5"):
+            raise NotationError("record field 'players': %r is not a seat number 0..5" % (key,))
+        out[ord(key) - 48] = players[key]
+    from ludus.record.players import players_fault
+
+    fault = players_fault(out)
+    if fault:
+        raise NotationError("record field 'players': %s" % fault)
+    return out
 
 
 def verify(record, position=None):
@@ -162,6 +190,11 @@ def verify(record, position=None):
         return problems
     if hasattr(game, "max_undo"):
         game.max_undo = 0  # verifying never takes back: keep no history (matters on the Pico)
+    if record.players:
+        seats = game.seats if isinstance(game.seats, (list, tuple)) else range(game.seats)
+        strays = [s for s in sorted(record.players) if s not in seats]
+        if strays:
+            problems.append("players: seat %s is not in the game" % ", ".join([str(s) for s in strays]))
     roll_number = 0
     for i, action in enumerate(record.actions):
         values = roll_values(action)

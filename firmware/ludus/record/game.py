@@ -25,10 +25,15 @@ class GameRecord:
 
     GameRecord.new(start) commits to a fresh seed; roll() draws from it and records the value;
     record_move(move) records a move; finish(placements) stores the result and reveals the seed;
-    to_json()/from_json(text) save and load; replay() rebuilds the game; verify() lists mismatches."""
+    to_json()/from_json(text) save and load; replay() rebuilds the game; verify() lists mismatches.
+    players: who played, {seat number: name} (ludus.record.players), or None for a record without
+    names (its seats are then known by their colours)."""
 
-    def __init__(self, start, options=None, seed_sha256=None, seed=None, actions=None, result=None):
+    def __init__(
+        self, start, options=None, seed_sha256=None, seed=None, actions=None, result=None, players=None
+    ):
         self.start = start
+        self.players = players
         self.options = {} if options is None else dict(options)
         self.seed = seed  # hex text, None until revealed
         if seed_sha256 is None:

@@ -166,7 +166,7 @@ class Journal:
             return kept[0], []  # (cannot happen unless the flash changed under the journal)
         return found[0], found[1]
 
-    def finished(self, last=None):
+    def finished(self, last=None, actions=True):
         """The finished games still in flash, oldest first: (start payload, actions, end payload); with
         `last`, only that many of the newest (the others are dropped as the scan goes, so a full
         journal is never in RAM at once). Read from flash on each call."""
@@ -178,7 +178,8 @@ class Journal:
                 games.append([payload, [], None])
             elif games and games[-1][2] is None:
                 if kind == 0x41:
-                    games[-1][1].append(_text(payload))
+                    if actions:
+                        games[-1][1].append(_text(payload))
                 elif kind == 0x55 and games[-1][1]:
                     games[-1][1].pop()
                 elif kind == 0x45:
@@ -206,8 +207,10 @@ class Journal:
                 record = _record_of(state, GameRecord)
                 for text in actions:
                     record.actions.append(text)
-                result = json.loads(end)
-                record.result = list(result) if isinstance(result, list) else None
+                result, players = end_of(end)
+                record.result = result
+                if players is not None:
+                    record.players = players
                 record.seed = state.get("seed")
                 out.append(record.to_json())
             except (ValueError, KeyError, TypeError, AttributeError):
@@ -368,10 +371,32 @@ class Journal:
             first += PAGE
 
 
+def seats_of(players):
+    """{"0": "Anna"} as JSON keeps a record's players -> {0: "Anna"} (None stays None)."""
+    if not isinstance(players, dict):
+        return None
+    return {int(seat): players[seat] for seat in players}
+
+
+def end_of(payload):
+    """(placements or None, players or None) of an end record: the placements' list, or an object
+    with "result" and "players" (the names as the game ended: they may have been set during it)."""
+    import json
+
+    end = json.loads(payload)
+    players = None
+    if isinstance(end, dict):
+        players = seats_of(end.get("players"))
+        end = end.get("result")
+    return (list(end) if isinstance(end, list) else None), players
+
+
 def _record_of(state, GameRecord):
-    # a start record is Referee.start_state() (start, options, commitment) or an older state() with
-    # the record's whole JSON: either becomes the record, checked as a record read from a file is
+    # a start record is Referee.start_state() (start, options, players, commitment) or an older state()
+    # with the record's whole JSON: either becomes the record, checked as a record read from a file is
     if "record" in state:
         return GameRecord.from_json(state["record"])
-    record = GameRecord(state["start"], state.get("options"), state["seed_sha256"])
+    record = GameRecord(
+        state["start"], state.get("options"), state["seed_sha256"], players=seats_of(state.get("players"))
+    )
     return GameRecord.from_json(record.to_json())

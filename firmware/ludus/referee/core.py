@@ -52,7 +52,8 @@ class Referee(RefereeJudge, RefereeFlow):
     rule set's clock: 15 s, 5 s in Blitz, none in Danish) or a number of seconds.
     bots: the seats the board plays, {seat: level} (Ludo: random, preferred, strong; Chinese Checkers:
     random, greedy, strong); set_bots() changes them. bot_pause_ms: how long a bot waits, the board
-    still, before it rolls or shows its move (so people can follow)."""
+    still, before it rolls or shows its move (so people can follow). players: what the players are
+    called, {seat: name} (set_players() changes them; a seat left out is called by its colour)."""
 
     bot_pause_ms = 1000  # (a class default: an instance attribute only where a referee is given another)
 
@@ -69,6 +70,7 @@ class Referee(RefereeJudge, RefereeFlow):
         turn_clock=False,
         bots=None,
         bot_pause_ms=1000,
+        players=None,
     ):
         self.board = board
         self.preset = preset
@@ -175,6 +177,9 @@ class Referee(RefereeJudge, RefereeFlow):
             self.bot_pause_ms = bot_pause_ms
         if bots:
             self.set_bots(bots)
+        self.players = None  # the names set, {seat: name} (ludus.referee.flow.set_players), or None
+        if players:
+            self.set_players(players)
 
     # ---- the per-tick entry point -----------------------------------------------------------------
 
@@ -302,7 +307,7 @@ class Referee(RefereeJudge, RefereeFlow):
         placements = self.game.placements()
         if self.record.result is None:
             self.record.finish(placements)
-        self._event("game_over", placements=placements, seed=self.record.seed)
+        self._event("game_over", placements=placements, seed=self.record.seed, players=self.record.players)
 
     # ---- move inference --------------------------------------------------------------------------
 

@@ -148,6 +148,8 @@ class RefereeFlow:
                 record.dice = Dice(seed)
                 for _ in range(dice_used):
                     record.dice.roll()
+        if not restored or self.players is not None or record.players is None:
+            record.players = self._seat_players(game)  # (a restored game keeps its names unless set anew)
         self.record = record
         self.dice = record.dice
         self.dice_used = dice_used
@@ -160,7 +162,7 @@ class RefereeFlow:
         if restored:
             self._event("restored", start=start, actions=len(record.actions))
         else:
-            self._event("new_game", start=start, seed_sha256=record.seed_sha256)
+            self._event("new_game", start=start, seed_sha256=record.seed_sha256, players=record.players)
         self._position_changed()
         if self._started:  # restored before the first tick: that tick reads the board first
             self._evaluate()
@@ -276,6 +278,37 @@ class RefereeFlow:
                 return
             self._accept_only(move)
         self._ask_confirm([move])
+
+    # ---- players: who sits where --------------------------------------------------------------------
+
+    def set_players(self, names):
+        """What the players are called, {seat: name} (seats as set_bots numbers them; a seat left out is
+        called by its colour), from the next game on and in the game in play, whose record takes the
+        names. ConfigError names a bad seat or name."""
+        from ludus.record.players import players_fault
+
+        top = 3 if self.adapter.family == "ludo" else 5
+        for seat in names:
+            if seat.__class__ is not int or not 0 <= seat <= top:
+                raise ConfigError("player seat %r: expected a seat number 0..%d" % (seat, top))
+        fault = players_fault(names)
+        if fault:
+            raise ConfigError(fault)
+        self.players = dict(names) if names else None
+        if self.game is not None:
+            self.record.players = self._seat_players(self.game)
+
+    def _seat_players(self, game):
+        # {seat: name} for every seat of the game: the names set, the colours' names elsewhere
+        from ludus.record.players import seat_players
+
+        adapter = self.adapter
+        seats = getattr(game, "seats", None)
+        if seats is None:
+            return None  # (a game without seats: a test's stand-in)
+        if seats.__class__ is int:  # (Chinese Checkers counts its seats; Ludo lists them)
+            seats = range(seats)
+        return seat_players(seats, self.players, lambda seat: adapter.colour(game, seat))
 
     # ---- bots: the seats the board plays -------------------------------------------------------------
 
@@ -554,6 +587,7 @@ class RefereeFlow:
         return {
             "start": rec.start,
             "options": rec.options,
+            "players": rec.players,
             "seed_sha256": rec.seed_sha256,
             "seed": seed,
             "dice_used": self.dice_used,

@@ -1,0 +1,160 @@
+"""The finished games kept on a board, and the season it keeps (docs/club.md).
+
+    ludus games /dev/ttyACM0                   # one line per game: rules, places by name, moves, verified
+    ludus games /dev/ttyACM0 --save games/     # each saved as a record `ludus verify` and `ludus season` take
+    ludus games /dev/ttyACM0 --season          # and the season table the board keeps
+    ludus games /dev/ttyACM0 --new-season      # the table printed, then a new season begun on the board
+
+Records are saved as game-<commitment>.json: fetching again finds the same names, so a game is saved
+once however often it is fetched. PORT is a serial port or exec:COMMAND, as for `ludus monitor`."""
+
+import argparse
+import json
+import os
+import queue
+import time
+
+from ludus.errors import LudusError
+
+from ludus_host.args import decimal, output_folder, whole
+from ludus_host.paths import write_atomically
+
+
+class GamesError(LudusError):
+    """A board that does not answer, or answers with an error."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("port", help="the serial port (/dev/ttyACM0, COM3) or exec:COMMAND")
+    parser.add_argument("--save", metavar="DIR", type=output_folder, help="save each game's record in DIR")
+    parser.add_argument(
+        "--last", type=whole(0, 100), default=None, metavar="N", help="only the newest N games"
+    )
+    parser.add_argument("--season", action="store_true", help="also print the season the board keeps")
+    parser.add_argument(
+        "--new-season", action="store_true", help="print the season, then begin a new one on the board"
+    )
+    parser.add_argument(
+        "--wait",
+        type=decimal(0, 600, low_open=True),
+        default=15.0,
+        metavar="SECONDS",
+        help="how long to wait for the board",
+    )
+
+
+def _ask(link, cmd, until, wait):
+    """Send cmd and collect its reply lines (several for `games`) until the last; GamesError for an
+    error reply or none in `wait` seconds."""
+    link.send(json.dumps(cmd))
+    replies = []
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            line = link.lines.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if line is None:
+            raise GamesError("the board's link closed before it answered %r" % cmd["cmd"])
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue  # REPL text, a boot banner: not the link's
+        if not isinstance(item, dict) or item.get("reply") != cmd["cmd"] or item.get("id") != cmd["id"]:
+            continue  # the game's events, other replies
+        if item.get("ok") is False:
+            raise GamesError("the board refused %r: %s" % (cmd["cmd"], item.get("error")))
+        replies.append(item)
+        if until(item):
+            return replies
+    raise GamesError(
+        "no answer to %r from the board in %g s: is the Ludus firmware running (ludus monitor PORT)?"
+        % (cmd["cmd"], wait)
+    )
+
+
+def summary(text):
+    """(line, record or None): one line of words for a record the board gave, and the record."""
+    from ludus.record import GameRecord
+
+    try:
+        record = GameRecord.from_json(text)
+    except LudusError as exc:
+        return "a record that cannot be read: %s" % exc, None
+    problems = record.verify()
+    players = record.players or {}
+    places = ", ".join(
+        "%d. %s" % (k + 1, players.get(seat, "seat %d" % seat)) for k, seat in enumerate(record.result or ())
+    )
+    rolls, moves = record.counts()
+    return (
+        "%s: %s; %d moves, %d rolls; %s"
+        % (
+            record.start if len(record.start) <= 40 else record.start[:37] + "...",
+            places or "no result",
+            moves,
+            rolls,
+            "verified" if not problems else "DOES NOT VERIFY: %s" % problems[0],
+        ),
+        record,
+    )
+
+
+def save(directory, text, record):
+    """The record saved as DIR/game-<commitment>.json, unless that file already holds it: (path, new)."""
+    path = os.path.join(directory, "game-%s.json" % record.seed_sha256[:16])
+    text = text if text.endswith("\n") else text + "\n"
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return path, False
+    write_atomically(path, text)
+    return path, True
+
+
+def run(args: argparse.Namespace) -> int:
+    from ludus_host.cmd_monitor import Link
+    from ludus_host.cmd_season import text_of
+
+    if args.save:
+        try:
+            os.makedirs(args.save, exist_ok=True)
+        except OSError as exc:
+            raise GamesError("--save %s: %s" % (args.save, exc.strerror or exc)) from None
+    link = Link(args.port)
+    try:
+        cmd = {"cmd": "games", "id": "ludus-games"}
+        if args.last is not None:
+            cmd["last"] = args.last
+        replies = _ask(link, cmd, lambda item: bool(item.get("done")), args.wait)
+        records = [r["record"] for r in replies if "record" in r]
+        print("%d finished game%s kept on the board" % (len(records), "" if len(records) == 1 else "s"))
+        saved = 0
+        for k, text in enumerate(records):
+            line, record = summary(text)
+            print("%2d  %s" % (k + 1, line))
+            if args.save and record is not None:
+                path, new = save(args.save, text, record)
+                saved += new
+                print("    %s %s" % ("saved" if new else "already saved:", path))
+        if args.save:
+            print("%d new record%s saved in %s" % (saved, "" if saved == 1 else "s", args.save))
+        if args.season or args.new_season:
+            (reply,) = _ask(link, {"cmd": "season", "id": "ludus-season"}, lambda item: True, args.wait)
+            if reply.get("season") is None:
+                print("the board keeps no season (ludus config --set season=danish, or the season command)")
+            else:
+                print(text_of(reply["season"], reply["rules"]))
+            if args.new_season:
+                if reply.get("season") is None:
+                    raise GamesError("--new-season: the board keeps no season to begin anew")
+                (new,) = _ask(
+                    link, {"cmd": "season", "id": "ludus-new", "new": True}, lambda item: True, args.wait
+                )
+                print(
+                    "a new %s season begins on the board; the old one is kept there as %s"
+                    % (new["rules"], new.get("kept_as"))
+                )
+    finally:
+        link.close()
+    return 0
