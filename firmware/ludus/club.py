@@ -100,6 +100,8 @@ def sync(files, rules, journal):
     start, _, end = games[0]
     try:
         state = json.loads(start)
+        if "record" in state:  # (an older start record: the record's whole JSON)
+            state = json.loads(state["record"])
         result, players = end_of(end)
         if players is None:
             players = seats_of(state.get("players"))

@@ -4,6 +4,8 @@ the referee needs most of the 160K heap the flash tests fragment. Runs on both r
 from ludus.hw.fake import FakeFlash
 from ludus.record.journal import Journal
 
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff, it would grow mid-test
+
 
 def test_a_referee_restored_from_the_journal_goes_on_with_the_same_game():
     import json
@@ -22,6 +24,7 @@ def test_a_referee_restored_from_the_journal_goes_on_with_the_same_game():
         j.add(text)
     state = Journal(flash).state()
     assert json.loads(state["record"])["actions"] == ["h7-h16", "h112-h104"]
+    assert json.loads(state["record"])["players"] == {"0": "red", "1": "yellow"}  # (the seats' colours)
     before = rig.referee.game.notation()
     rig.referee = None
     rig.referee = rig._referee()

@@ -160,9 +160,9 @@ def _players(players):
         if not (isinstance(key, str) and len(key) == 1 and "0" <= key <= "5"):
             raise NotationError("record field 'players': %r is not a seat number 0..5" % (key,))
         out[ord(key) - 48] = players[key]
-    from ludus.record.players import players_fault
+    from ludus.runtime import transient
 
-    fault = players_fault(out)
+    fault = transient("ludus.record.players").players_fault(out)
     if fault:
         raise NotationError("record field 'players': %s" % fault)
     return out

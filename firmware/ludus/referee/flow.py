@@ -24,6 +24,7 @@ from ludus.referee.states import (
     S_UNDO,
     SHORT_PRESS,
 )
+from ludus.runtime import transient
 
 # why a short press does nothing, by situation (the idle board with nothing to do gets its own)
 _PRESS_REFUSED = (
@@ -285,8 +286,7 @@ class RefereeFlow:
         """What the players are called, {seat: name} (seats as set_bots numbers them; a seat left out is
         called by its colour), from the next game on and in the game in play, whose record takes the
         names. ConfigError names a bad seat or name."""
-        from ludus.record.players import players_fault
-
+        players_fault = transient("ludus.record.players").players_fault
         top = 3 if self.adapter.family == "ludo" else 5
         for seat in names:
             if seat.__class__ is not int or not 0 <= seat <= top:
@@ -299,9 +299,9 @@ class RefereeFlow:
             self.record.players = self._seat_players(self.game)
 
     def _seat_players(self, game):
-        # {seat: name} for every seat of the game: the names set, the colours' names elsewhere
-        from ludus.record.players import seat_players
-
+        # {seat: name} for every seat of the game: the names set, the colours' names elsewhere (the
+        # module once a game starts: not kept on the heap)
+        seat_players = transient("ludus.record.players").seat_players
         adapter = self.adapter
         seats = getattr(game, "seats", None)
         if seats is None:

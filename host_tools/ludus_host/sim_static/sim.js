@@ -254,6 +254,8 @@ function showState(st) {
   $("verified").textContent = st.seed ? "Seed revealed: " + st.seed + (st.verified ? " — " + st.verified : "") : "";
   showMoves(st.moves);
   if (st.bots) showBots(st.bots);
+  if (st.names) showNames(st.names);
+  showSeason(st.season, view.mirror);
   showLog(st.log.map(([t, text]) => `${(t / 1000).toFixed(1)} s  ${text}`));
   $("die-button").classList.toggle("down", !!st.button_down);
 }
@@ -265,9 +267,21 @@ function showBotChoices(seats, levels, mirror) {
   box.textContent = "";
   $("bots-box").hidden = !!mirror || !seats.length;
   for (const [key, words] of seats) {
+    const row = document.createElement("div");
+    row.className = "seat";
+    const name = document.createElement("input");
+    name.id = "name-" + key;
+    name.dataset.seat = key;
+    name.size = 12;
+    name.maxLength = 16;
+    name.placeholder = words;
+    name.setAttribute("aria-label", "name of " + words);
+    name.addEventListener("change", sendNames);
+    row.appendChild(name);
     const label = document.createElement("label");
-    label.textContent = words + " ";
+    label.textContent = " ";
     const sel = document.createElement("select");
+    sel.setAttribute("aria-label", "who plays " + words);
     sel.id = "bot-" + key;
     sel.dataset.seat = key;
     for (const level of ["person", ...levels]) {
@@ -277,8 +291,52 @@ function showBotChoices(seats, levels, mirror) {
     }
     sel.addEventListener("change", sendBots);
     label.appendChild(sel);
-    box.appendChild(label);
+    row.appendChild(label);
+    box.appendChild(row);
   }
+}
+
+function sendNames() {
+  const names = {};
+  for (const input of $("bots").querySelectorAll("input")) {
+    const text = input.value.trim();
+    if (text) names[input.dataset.seat] = text;
+  }
+  send({ do: "names", names });
+}
+
+function showNames(names) {
+  for (const input of $("bots").querySelectorAll("input")) {
+    if (document.activeElement === input) continue; // (not while someone types in it)
+    input.value = (names || {})[input.dataset.seat] || "";
+  }
+}
+
+// ---- the season: the table of every finished game of this rule set, by the players' names ------------
+
+function showSeason(season, mirror) {
+  $("season-box").hidden = !season || !!mirror;
+  if (!season) return;
+  const s = season.games === 1 ? "" : "s";
+  const p = season.playoffs.length;
+  $("season-title").textContent = `${season.rules}: ${season.games} game${s}` +
+    (p ? ` and ${p} play-off${p === 1 ? "" : "s"}` : "") + " (3, 2, 1, 0 points by place)";
+  const body = $("season").querySelector("tbody");
+  body.textContent = "";
+  for (const row of season.standings) {
+    const tr = document.createElement("tr");
+    if (row.tied) tr.className = "tied";
+    for (const v of [row.rank, row.player, row.points, row.games, ...row.places]) {
+      const td = document.createElement("td");
+      td.textContent = String(v);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  const notes = season.ties.map((g) => "tied, a play-off is due: " + g.join(", "));
+  notes.push(season.champion ? "champion: " + season.champion :
+    season.games ? "champion: not settled" : "no games yet: finish one to start the table");
+  $("season-note").textContent = notes.join(" · ");
 }
 
 function sendBots() {
@@ -664,6 +722,11 @@ function wire() {
   die.addEventListener("click", (e) => e.preventDefault());
   $("setup").addEventListener("click", () => send({ do: "setup", start: $("start").value }));
   $("clear").addEventListener("click", () => send({ do: "clear" }));
+  $("new-season").addEventListener("click", () => {
+    if (window.confirm("Begin a new season? This table is cleared (saved game records keep every game).")) {
+      send({ do: "new_season" });
+    }
+  });
   $("play-from").addEventListener("click", () => send({ do: "start", position: $("position").value }));
   $("power").addEventListener("click", () => send({ do: "power" }));
   $("new-game").addEventListener("click", () => {
