@@ -10,6 +10,8 @@ from ludus.checkers.game import start_position as checkers_start
 from ludus.errors import ConfigError
 from ludus.ludo.game import from_notation
 
+GROW_NAMES = True  # whole bot games: the unix port's name pool grown first (tests/mpy_runner.py)
+
 # ---- Ludo: what each level picks --------------------------------------------------------------------
 
 

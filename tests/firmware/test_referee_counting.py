@@ -4,6 +4,8 @@ than HOLD_MS is judged. Classic, Danish and Master, one and several waiting roll
 
 from ludo_scenes import at
 
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff it would grow mid-test
+
 PLAIN = "ludo classic seats=gr turn=g rolls=%s g=t2,base,base,base r=t30,base,base,base"
 
 

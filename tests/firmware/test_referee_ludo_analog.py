@@ -10,6 +10,8 @@ from ludo_pair_scene import capture_a_pair_in_either_order
 from ludus.sensing.instant import InstantOccupancy
 from referee_rig import Rig
 
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff it would grow mid-test
+
 LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2 magnets
 
 

@@ -7,6 +7,8 @@ import ludus.ludo.game as ludo
 from ludo_pair_scene import capture_a_pair_in_either_order
 from ludo_scenes import at, game_of, moves_of
 
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff it would grow mid-test
+
 # ---- captures of stacked tokens -------------------------------------------------------------------------
 
 
