@@ -156,7 +156,8 @@ class LiveTable:
     preset: a game preset (checkers/2, ludo/classic/4, ...). board: a shipped board's name or a file
     (default: board_for(preset)). settle_ms: how long a cell must read the same before the referee
     believes it. analog: sensors that count stacked pieces. seed: the dice seed (default: a fresh one).
-    turn_clock: the Ludo turn clock (False, True for the rule set's, or seconds)."""
+    turn_clock: the Ludo turn clock (False, True for the rule set's, or seconds). club: the names and
+    seasons kept from table to table (a Club; default: one of this table's own)."""
 
     def __init__(
         self,
