@@ -17,7 +17,8 @@ import json
 import sys
 
 from ludus.errors import LudusError, NotationError
-from ludus.ludo.season import Season, points_of, record_players, rules_of
+from ludus.ludo.geometry import COLOURS
+from ludus.ludo.season import Season, points_of, rules_of
 
 from ludus_host.args import output_file
 from ludus_host.paths import write_atomically
@@ -37,6 +38,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--csv", metavar="FILE", type=output_file, help="also write the table as CSV")
     parser.add_argument("--json", metavar="FILE", type=output_file, help="also write the table as JSON")
+
+
+def record_players(record, game=None):
+    """(players, placements) of a finished record by name: its players' names (a record without names:
+    the seats' colours). game: the record replayed (replayed here if not given)."""
+    if game is None:
+        game = record.replay(history=False)
+    named = record.players or {}
+    players = [named.get(s) or COLOURS[s] for s in game.seats]
+    by_seat = {}
+    for s in game.seats:
+        by_seat[s] = named.get(s) or COLOURS[s]
+    return players, [by_seat[s] for s in record.result]
 
 
 class Game:

@@ -71,7 +71,9 @@ class Club:
     def count(self, record, game):
         """Count a finished game in its rule set's season: (rules, kind), or None for a game that is not
         Ludo or was counted already."""
-        from ludus.ludo.season import KEY_DIGITS, Season, record_players, rules_of
+        from ludus.ludo.season import KEY_DIGITS, Season, rules_of
+
+        from ludus_host.cmd_season import record_players
 
         rules = rules_of(record.start)
         if rules is None or record.result is None:

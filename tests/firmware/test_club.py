@@ -24,7 +24,7 @@ def test_a_name_is_short_printable_text_and_no_two_seats_share_one():
     assert "is text" in name_fault(7)
     assert "two seats are called" in players_fault({0: "Anna", 2: "anna"})
     # seats nobody named are called by their colour; a colour a player took gets the seat number
-    got = seat_players([0, 1, 2], {1: "red"}, lambda s: (3, 4, 2)[s])
+    got = seat_players([0, 1, 2], {1: "red"}, lambda s: ("green", "yellow", "red")[s])
     assert got == {0: "green", 1: "red", 2: "red 3"}
 
 

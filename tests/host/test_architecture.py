@@ -36,7 +36,9 @@ ALLOWED = {
     | {"ludus.dice", "ludus.board", "ludus.sensing", "ludus.checkers", "ludus.ludo", "ludus.games"}
     | {"ludus.record", "ludus.light", "ludus.bots"},
     "ludus.hw": BASE,
-    "ludus.config": BASE,  # config.json, read by the entry point
+    # config.json, read by the entry point: its names and season checked by their own rules
+    "ludus.config": BASE | {"ludus.record", "ludus.ludo"},
+    "ludus.club": BASE | {"ludus.ludo", "ludus.record"},  # the season kept on the board: wired by the device
     "ludus.link": BASE,  # the USB link's JSON lines: knows no layer above it
     "ludus.app": None,  # the firmware's loop: wires every layer, as main does
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform

@@ -91,10 +91,9 @@ def rules_of(start):
     if not words:
         return None
     first = words[0]
-    if first.startswith("ludo/"):
-        from ludus.referee.presets import split_preset
-
-        return split_preset(first)[1]
+    if first.startswith("ludo/"):  # (the rules of ludo/RULES or ludo/RULES/N)
+        rules, slash, n = first[5:].rpartition("/")
+        return rules if slash and n.isdigit() else first[5:]
     if first == "ludo" and len(words) > 1:
         return words[1]
     return None
@@ -237,18 +236,3 @@ class Season:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise NotationError("the season's field %s is missing or wrong" % (exc,)) from None
         return season
-
-
-def record_players(record, game=None):
-    """(players, placements) of a finished record by name: its players' names (a record without names:
-    the seats' colours). game: the record replayed (replayed here if not given)."""
-    from ludus.ludo.geometry import COLOURS
-
-    if game is None:
-        game = record.replay(history=False)
-    named = record.players or {}
-    players = [named.get(s) or COLOURS[s] for s in game.seats]
-    by_seat = {}
-    for s in game.seats:
-        by_seat[s] = named.get(s) or COLOURS[s]
-    return players, [by_seat[s] for s in record.result]

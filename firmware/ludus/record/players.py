@@ -41,10 +41,8 @@ def players_fault(players):
 
 def seat_players(seats, names, colour_of):
     """{seat: name} for the seats of a game: the name given in `names` ({seat: name}), else the seat's
-    colour name (colour_of(seat) -> a colour id of ludus.light.palette). A colour name another seat's
-    player has taken gets the seat number after it, so no two seats share a name."""
-    from ludus.light.palette import COLOUR_NAMES
-
+    colour's name, colour_of(seat). A colour's name another seat's player has taken gets the seat
+    number after it, so no two seats share a name."""
     out = {}
     taken = {}
     for seat in seats:
@@ -54,7 +52,7 @@ def seat_players(seats, names, colour_of):
             taken[name.lower()] = True
     for seat in seats:
         if seat not in out:
-            name = COLOUR_NAMES[colour_of(seat)]
+            name = colour_of(seat)
             if name in taken:
                 name = "%s %d" % (name, seat + 1)
             out[seat] = name

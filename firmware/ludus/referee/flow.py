@@ -308,7 +308,9 @@ class RefereeFlow:
             return None  # (a game without seats: a test's stand-in)
         if seats.__class__ is int:  # (Chinese Checkers counts its seats; Ludo lists them)
             seats = range(seats)
-        return seat_players(seats, self.players, lambda seat: adapter.colour(game, seat))
+        from ludus.light.palette import COLOUR_NAMES
+
+        return seat_players(seats, self.players, lambda seat: COLOUR_NAMES[adapter.colour(game, seat)])
 
     # ---- bots: the seats the board plays -------------------------------------------------------------
 
