@@ -93,24 +93,9 @@ def read_config(text):
             config["turn_clock"] = v
         else:
             faults.append("turn_clock must be false, true or seconds 1..3600, not %r" % (v,))
-    if "bots" in data:
-        fault = bots_fault(data["bots"], config["game"])
-        if fault:
-            faults.append(fault)
-        else:
-            config["bots"] = data["bots"]
-    if "names" in data:
-        fault = names_fault(data["names"], config["game"])
-        if fault:
-            faults.append(fault)
-        else:
-            config["names"] = data["names"]
-    if data.get("season") is not None:
-        fault = season_fault(data["season"])
-        if fault:
-            faults.append(fault)
-        else:
-            config["season"] = data["season"]
+    _checked(data, config, faults, "bots", bots_fault)
+    _checked(data, config, faults, "names", names_fault)
+    _checked(data, config, faults, "season", season_fault)
     _int(data, config, faults, "journal_kb", 8, 192)
     if config["journal_kb"] % 4:
         faults.append(
@@ -186,9 +171,9 @@ def _by_seat(config, field):
     return out
 
 
-def season_fault(rules):
+def season_fault(rules, game=None):
     """What is wrong with a `season` value (None if nothing): the Ludo rule set whose games the board
-    counts in its season, like "danish", or null for none."""
+    counts in its season, like "danish", or null for none. (game: unused; every field's check takes it.)"""
     if rules is None:
         return None
     if not isinstance(rules, str) or not 0 < len(rules) <= 64:
@@ -216,6 +201,16 @@ def bot_seat(key, family):
 def bot_seats(config):
     """config's bots as {seat number: level}, for the referee."""
     return _by_seat(config, "bots")
+
+
+def _checked(data, config, faults, key, fault_of):
+    # a field checked by its own fault_of(value, game): taken if it has none, else the fault said
+    if key in data:
+        fault = fault_of(data[key], config["game"])
+        if fault:
+            faults.append(fault)
+        else:
+            config[key] = data[key]
 
 
 def _text(data, config, faults, key):

@@ -657,11 +657,15 @@ class Device:
             return
         if self.journal.unfinished():
             self.journal.end(json.dumps("abandoned"))
-        if game != self.config["game"]:  # kept in config.json: a power cut comes back to this game
-            self.config["game"] = game
-            self.platform.write_file("config.json", json.dumps(self.config))
+        self._keep("game", game)  # (a power cut comes back to this game)
         self._build_app()
         link.reply(cmd, {"ok": self.app is not None, "game": game})
+
+    def _keep(self, key, value):
+        # a setting a command changed, kept in config.json (written whole) so a restart keeps it
+        if value != self.config[key]:
+            self.config[key] = value
+            self.platform.write_file("config.json", json.dumps(self.config))
 
     def _cmd_bots(self, cmd, link):
         # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too) and
@@ -674,9 +678,7 @@ class Device:
                 link.error(cmd, fault + ": nothing changed")
                 return
             self.app.referee.set_bots(config_mod.bot_seats({"game": self.config["game"], "bots": bots}))
-            if bots != self.config["bots"]:
-                self.config["bots"] = bots
-                self.platform.write_file("config.json", json.dumps(self.config))
+            self._keep("bots", bots)
         link.reply(cmd, {"ok": True, "bots": self.config["bots"]})
 
     def _cmd_names(self, cmd, link):
@@ -690,9 +692,7 @@ class Device:
                 link.error(cmd, fault + ": nothing changed")
                 return
             self.app.referee.set_players(config_mod.seat_names({"game": self.config["game"], "names": names}))
-            if names != self.config["names"]:
-                self.config["names"] = names
-                self.platform.write_file("config.json", json.dumps(self.config))
+            self._keep("names", names)
         record = self.app.referee.record
         players = record.players if record is not None else None
         link.reply(cmd, {"ok": True, "names": self.config["names"], "players": players})
@@ -707,9 +707,7 @@ class Device:
             if fault:
                 link.error(cmd, fault + ": nothing changed")
                 return
-            if rules != self.config["season"]:
-                self.config["season"] = rules
-                self.platform.write_file("config.json", json.dumps(self.config))
+            self._keep("season", rules)
         rules = self.config["season"]
         new = cmd.get("new", False)
         if not isinstance(new, bool):

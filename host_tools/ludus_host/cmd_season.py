@@ -46,11 +46,8 @@ def record_players(record, game=None):
     if game is None:
         game = record.replay(history=False)
     named = record.players or {}
-    players = [named.get(s) or COLOURS[s] for s in game.seats]
-    by_seat = {}
-    for s in game.seats:
-        by_seat[s] = named.get(s) or COLOURS[s]
-    return players, [by_seat[s] for s in record.result]
+    by_seat = {s: named.get(s) or COLOURS[s] for s in game.seats}
+    return list(by_seat.values()), [by_seat[s] for s in record.result]
 
 
 class Game:
