@@ -99,11 +99,12 @@ _WORDS = {
         % (_places_text(e.get("placements"), e.get("players")), str(e.get("seed"))[:16])
     ),
     "season": lambda e: (
-        "season (%s): %s counted, %s games; %s%s"
+        "season (%s): %s counted, %s game%s; %s%s"
         % (
             e.get("rules"),
             "a play-off" if e.get("counted") == "playoff" else "the game",
             e.get("games"),
+            "" if e.get("games") == 1 else "s",
             "%s leads with %s points" % (e.get("leader"), e.get("points")),
             "; tied: " + "; ".join(", ".join(g) for g in e["ties"]) if e.get("ties") else "",
         )

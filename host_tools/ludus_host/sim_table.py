@@ -14,6 +14,7 @@ script or a game record as steps the page can show.
 Nothing here decides a rule: a lifted piece, a placed piece and a press go to the referee exactly as the
 sensors and the button driver would give them on the board, and the page shows the referee's frame."""
 
+import hashlib
 import os
 import re
 
@@ -81,7 +82,9 @@ class Club:
         season = self.seasons.get(rules)
         if season is None:
             season = self.seasons[rules] = Season(rules)
-        key = record.seed_sha256[:KEY_DIGITS]
+        # the whole record's digest, not its dice commitment alone: with a fixed --seed the simulator's
+        # tables share commitments, and each of their games is a game of the season
+        key = hashlib.sha256(record.to_json().encode()).hexdigest()[:KEY_DIGITS]
         if key in season.seen:
             return None
         players, placements = record_players(record, game)
@@ -102,6 +105,16 @@ class Club:
         if family != "ludo":
             raise NotationError("new_season: Chinese Checkers keeps no season")
         self.seasons.pop(rules, None)
+
+
+def lead_words(table):
+    """Who leads a season's table (Season.result()), in words: "Anna leads with 5 points", or "Anna,
+    Bo tied at the top with 5 points" while a play-off is due."""
+    top = table["standings"][0]
+    level = [r["player"] for r in table["standings"] if r["points"] == top["points"]]
+    if len(level) > 1 and table["champion"] is None:
+        return "%s tied at the top with %d points" % (", ".join(level), top["points"])
+    return "%s leads with %d points" % (top["player"], top["points"])
 
 
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
@@ -274,17 +287,16 @@ class LiveTable:
             counted = self.club.count(ref.record, ref.game)
             if counted is not None:
                 table = self.club.table(self.preset)
-                top = table["standings"][0]
                 self.log.append(
                     (
                         self.now,
-                        "season (%s): %s counted, %d games; %s leads with %d points"
+                        "season (%s): %s counted, %d game%s; %s"
                         % (
                             counted[0],
                             "a play-off" if counted[1] == "playoff" else "the game",
                             table["games"],
-                            top["player"],
-                            top["points"],
+                            "" if table["games"] == 1 else "s",
+                            lead_words(table),
                         ),
                     )
                 )
