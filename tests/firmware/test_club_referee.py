@@ -25,7 +25,7 @@ def test_the_referee_names_every_seat_and_takes_names_in_the_game():
     assert ref.record.players == {0: "Anna", 2: "Søren"}  # (nothing changed)
     rig.move("green.c4", "green.home")
     (over,) = rig.take("game_over")
-    assert over["placements"] == [0, 2] and over["players"] == {0: "Anna", 2: "Søren"}
+    assert over["placements"] == [0, 2] and over["players"] == {"0": "Anna", "2": "Søren"}
     # a power cut: the restored game keeps its record's names when none are set anew
     state = ref.state()
     ref.players = None

@@ -307,7 +307,7 @@ class Referee(RefereeJudge, RefereeFlow):
         placements = self.game.placements()
         if self.record.result is None:
             self.record.finish(placements)
-        self._event("game_over", placements=placements, seed=self.record.seed, players=self.record.players)
+        self._event("game_over", placements=placements, seed=self.record.seed, players=self._named())
 
     # ---- move inference --------------------------------------------------------------------------
 

@@ -163,7 +163,7 @@ class RefereeFlow:
         if restored:
             self._event("restored", start=start, actions=len(record.actions))
         else:
-            self._event("new_game", start=start, seed_sha256=record.seed_sha256, players=record.players)
+            self._event("new_game", start=start, seed_sha256=record.seed_sha256, players=self._named())
         self._position_changed()
         if self._started:  # restored before the first tick: that tick reads the board first
             self._evaluate()
@@ -297,6 +297,17 @@ class RefereeFlow:
         self.players = dict(names) if names else None
         if self.game is not None:
             self.record.players = self._seat_players(self.game)
+
+    def _named(self):
+        # the game's names for an event, keyed as JSON keys them ({"0": "Anna"}), so an event is the
+        # same in the referee's list and on the USB link
+        players = self.record.players
+        if players is None:
+            return None
+        out = {}
+        for seat in players:
+            out[str(seat)] = players[seat]
+        return out
 
     def _seat_players(self, game):
         # {seat: name} for every seat of the game: the names set, the colours' names elsewhere (the
