@@ -25,6 +25,7 @@ CASE_MODULES = (
     "cases_device",
     "cases_ludo_bot",
     "cases_checkers_bot",
+    "cases_season",
 )
 AREA_MODULE = {"scene": "sensing"}  # areas whose cases live in another area's module
 

@@ -44,6 +44,7 @@ PICO_PLAN = (
     ("ludo_bot.six_six_four", 3, None, "<= 100 ms", "strong Ludo bot: 6, 6 and 4 planned"),
     ("checkers_bot.two", 2, None, "<= 1 s", "strong checkers bot: one search, 2 players"),
     ("checkers_bot.six", 1, None, "<= 1 s", "strong checkers bot: one search, 6 players"),
+    ("season.count", 5, None, "", "a game counted into a 51-game season (file in memory)"),
 )
 
 

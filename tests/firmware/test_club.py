@@ -153,3 +153,15 @@ def test_a_damaged_season_file_or_another_rule_set_is_kept_aside_not_overwritten
     kept = new_season(files, "danish")
     assert kept == "season-3.json" and json.loads(files.files["season-3.json"])["games"] == 2
     assert json.loads(files.files["season.json"])["games"] == 0
+
+
+def test_a_game_of_every_player_all_level_on_points_is_a_league_game_not_a_play_off():
+    from ludus.ludo.season import Season
+
+    season = Season("danish")
+    players = ["Anna", "Bo", "Cy", "Di"]
+    for k in range(4):  # each first, second, third and fourth once: all four on 6 points
+        season.add(players, players[k:] + players[:k])
+    assert season.result()["ties"] == [players]
+    assert season.add(players, players) == "game" and season.result()["games"] == 5
+    assert [r["points"] for r in season.result()["standings"]] == [9, 8, 7, 6]  # (points, not a play-off)

@@ -111,8 +111,9 @@ class Season:
     """A club's running season of one Ludo rule set, counted by the players' names.
 
     add(players, placements) counts a finished game: players are the names at its seats, placements
-    the names in finishing order. A game between exactly the players of a group still tied on points
-    is their play-off and settles the group (playoffs=False: every game is a league game). result()
+    the names in finishing order. A game between exactly the players of a group still tied on points,
+    not every player of the season, is their play-off and settles the group (playoffs=False: every game
+    is a league game). result()
     is the table; to_json()/from_json() keep it."""
 
     def __init__(self, rules, points=None):
@@ -134,7 +135,9 @@ class Season:
                 raise ConfigError("placement %r did not play in the game" % (name,))
         table = self.table
         kind = "game"
-        if playoffs and len(placements) == len(players):
+        # a play-off is a game of exactly a tied group, and of some players only: a game of everyone
+        # the season has, all level on points (four friends after four rounds), is a league game
+        if playoffs and len(placements) == len(players) and len(players) < len(table.totals):
             group = sorted(players)
             for tied in table.ties():
                 if tied == group:
