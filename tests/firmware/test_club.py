@@ -124,26 +124,11 @@ def test_a_season_kept_as_json_comes_back_the_same():
         assert words in message_of(raises(NotationError, Season.from_json, bad))
 
 
-class Files:
-    """The board's files, as the platform keeps them (read_file, write_file, path)."""
-
-    def __init__(self, files=None):
-        self.files = files if files is not None else {}
-
-    def read_file(self, name):
-        return self.files.get(name)
-
-    def write_file(self, name, text):
-        self.files[name] = text
-
-    def path(self, name):
-        return name if name in self.files else None
-
-
 def test_a_damaged_season_file_or_another_rule_set_is_kept_aside_not_overwritten():
     from ludus.club import load, new_season
+    from ludus.hw.fake import FakePlatform
 
-    files = Files({"season.json": "{ torn"})
+    files = FakePlatform({"season.json": "{ torn"})  # (the board's files: a dict)
     season, note = load(files, "danish")
     assert season.result()["games"] == 0 and "kept as season-1.json" in note
     assert files.files["season-1.json"] == "{ torn"
