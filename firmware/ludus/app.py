@@ -24,10 +24,22 @@ class App:
     ShiftScanner or MuxScanner). button: poll(now) (ludus.hw.button). pixels: write(frame). journal: a
     ludus.record.journal.Journal. buzzer: play(cue, now), tick(now), or None. out: one JSON line per
     event. seed: the dice seed (None: drawn per game from os.urandom). finished(record): called with
-    each game's record as it ends, after the journal has it (the device's season, ludus.device)."""
+    each game's record as it ends, after the journal has it (the device's season, ludus.device).
+    calibration: an analog board's ludus.sensing.calibration.Calibration."""
 
     def __init__(
-        self, config, board, sensors, button, pixels, journal, buzzer=None, out=None, seed=None, finished=None
+        self,
+        config,
+        board,
+        sensors,
+        button,
+        pixels,
+        journal,
+        buzzer=None,
+        out=None,
+        seed=None,
+        finished=None,
+        calibration=None,
     ):
         self.board = board
         self.sensors = sensors
@@ -57,6 +69,7 @@ class App:
             turn_clock=config["turn_clock"],
             bots=bots,
             players=players,
+            calibration=calibration,
         )
         self.finished = finished
         self.frame = bytearray(3 * board.led_count)

@@ -29,6 +29,8 @@ SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
 GC_THRESHOLD = const(32768)  # MicroPython's own collection once this much is allocated (a backstop)
 GC_AFTER_MS = const(200)  # an idle tick this long after the last busy one collects what it left
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
+NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
+MAX_FILE = const(16384)  # the most text the `file` command takes for one file
 ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
 _COMMANDS = (
@@ -47,6 +49,7 @@ _COMMANDS = (
     "levels",
     "frame",
     "light",
+    "file",
     "stop",
     "reset",
 )
@@ -102,6 +105,7 @@ class Device:
         self.idle_since = 0
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
         self.config = None
+        self.parts = None  # the `file` command's parts so far: [name, text, ...]
 
     # ---- boot --------------------------------------------------------------------------------------
 
@@ -165,8 +169,34 @@ class Device:
         except Exception as exc:  # a damaged file: BoardDefinitionError names the problem
             self._enter_safe("board %r: %s" % (name, exc))
             return None
+        wiring = self.platform.read_file("wiring.json")
+        if wiring is not None:  # what `ludus calibrate` learnt of how this board is really wired
+            try:
+                for note in transient("ludus.board.wiring").apply(board, wiring):
+                    self._fault("wiring", note)
+            except Exception as exc:
+                self._fault("wiring", "wiring.json is not used (%s): run ludus calibrate" % (exc,))
         gc.collect()
         return board
+
+    def _calibration(self):
+        # an analog board's levels from calibration.json (`ludus calibrate`); without them, nominal
+        # levels and a fault saying so, so that the board still runs and can be calibrated
+        from ludus.sensing.calibration import Calibration
+
+        n = self.board.channel_count
+        text = self.platform.read_file("calibration.json")
+        problem = "no calibration.json"
+        if text is not None:
+            try:
+                cal = Calibration.from_json(text)
+                if cal.channel_count == n:
+                    return cal
+                problem = "calibration.json has %d channels, the board %d" % (cal.channel_count, n)
+            except Exception as exc:
+                problem = "calibration.json is not used (%s)" % (exc,)
+        self._fault("calibration", problem + ": nominal levels used; run ludus calibrate")
+        return Calibration.uniform(n, *NOMINAL_LEVELS)
 
     def _open_journal(self):
         from ludus.record.journal import Journal
@@ -178,9 +208,7 @@ class Device:
                 "journal",
                 "the journal's flash cannot be used (%s): games will not survive a power cut" % (exc,),
             )
-            from ludus.hw.fake import FakeFlash
-
-            self.journal = Journal(FakeFlash(2, 4096))
+            self.journal = Journal(_RamFlash())
 
     def _build_app(self, retry=True):
         from ludus.app import App
@@ -200,6 +228,7 @@ class Device:
                 out=self.out,
                 seed=self.seed,
                 finished=self._finished,
+                calibration=self._calibration() if self.board.sensor_kind == "analog" else None,
             )
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
@@ -789,6 +818,44 @@ class Device:
         self.override.write(frame)
         link.reply(cmd, {"ok": True, "lights": leds})
 
+    def _cmd_file(self, cmd, link):
+        # calibration's other hook: wiring.json or calibration.json sent in parts (a line holds 1 KB),
+        # checked whole against this board, written whole (a new file renamed over the old), then a boot
+        name = cmd.get("name")
+        text = cmd.get("text")
+        if self.board is None:
+            link.error(cmd, "no board is loaded: %s" % (self.safe,))
+            return
+        if name not in ("wiring.json", "calibration.json") or not isinstance(text, str):
+            link.error(cmd, 'file takes "name" (wiring.json or calibration.json) and "text"')
+            return
+        parts = self.parts if cmd.get("part") and self.parts and self.parts[0] == name else [name]
+        parts.append(text)
+        self.parts = None
+        if sum([len(t) for t in parts[1:]]) > MAX_FILE:
+            link.error(cmd, "%s: more than %d characters: nothing written" % (name, MAX_FILE))
+            return
+        if cmd.get("more"):
+            self.parts = parts
+            link.reply(cmd, {"ok": True, "part": len(parts) - 1})
+            return
+        whole = "".join(parts[1:])
+        parts = None
+        try:
+            if name == "wiring.json":
+                transient("ludus.board.wiring").check(self.board, whole)
+            else:
+                from ludus.sensing.calibration import Calibration
+
+                if Calibration.from_json(whole).channel_count != self.board.channel_count:
+                    raise ValueError("not %d channels" % self.board.channel_count)
+        except Exception as exc:
+            link.error(cmd, "%s refused, nothing written: %s" % (name, exc))
+            return
+        self.platform.write_file(name, whole)
+        link.reply(cmd, {"ok": True, "written": len(whole), "restart": True})
+        self.restart()
+
     def _cmd_stop(self, cmd, link):
         link.reply(cmd, {"ok": True})
         raise Stop("stopped by the stop command")
@@ -796,6 +863,27 @@ class Device:
     def _cmd_reset(self, cmd, link):
         link.reply(cmd, {"ok": True})
         self.platform.reset()
+
+
+class _RamFlash:
+    # the journal's stand-in when its flash cannot be used: two blocks of RAM, lost at a power cut
+    def __init__(self):
+        self.data = bytearray(b"\xff" * 8192)
+
+    def readblocks(self, n, buf, offset=0):
+        at = 4096 * n + offset
+        buf[:] = self.data[at : at + len(buf)]
+
+    def writeblocks(self, n, buf, offset=0):
+        at = 4096 * n + offset
+        for i in range(len(buf)):
+            self.data[at + i] &= buf[i]
+
+    def ioctl(self, op, arg):
+        if op == 6:  # erase a block
+            self.data[4096 * arg : 4096 * arg + 4096] = b"\xff" * 4096
+            return 0
+        return 2 if op == 4 else 4096 if op == 5 else None
 
 
 class _Paused:

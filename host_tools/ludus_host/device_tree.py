@@ -23,7 +23,10 @@ from ludus_host.firmware_image import compile_package, romfs_image
 from ludus_host.paths import FIRMWARE, board_file
 
 ROMFS_BYTES = 256 * 1024  # the RPI_PICO_ROMFS partition (../shared/pico): flash 0x60000..0xA0000
-DEVICE_EXCLUDED = ("ludus/bots/selfplay.py",)  # host-only: random self-play for benchmarks and tests
+# host-only: random self-play for benchmarks and tests; the calibration wizard (it drives the board)
+DEVICE_EXCLUDED = ("ludus/bots/selfplay.py", "ludus/calibrate.py")
+# left out of a ROMFS image too: the fake drivers, which only the unix port's runs of a tree use
+ROMFS_EXCLUDED = ("ludus/hw/fake.py",)
 
 
 class FlashError(LudusError):
@@ -75,6 +78,8 @@ def stage(out_dir, config_text=None, mode="files", march="armv6m"):
     if mode == "files":
         shutil.copytree(os.path.join(compiled, "ludus"), os.path.join(out_dir, "lib", "ludus"))
     else:
+        for rel in ROMFS_EXCLUDED:
+            os.remove(os.path.join(compiled, rel[:-3] + ".mpy"))
         image = romfs_image(compiled)
         journal = config["journal_kb"] * 1024
         if len(image) > ROMFS_BYTES - journal:

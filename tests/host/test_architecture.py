@@ -39,6 +39,7 @@ ALLOWED = {
     # config.json, read by the entry point: its names and season checked by their own rules
     "ludus.config": BASE | {"ludus.record", "ludus.ludo"},
     "ludus.club": BASE | {"ludus.ludo", "ludus.record"},  # the season kept on the board: wired by the device
+    "ludus.calibrate": BASE | {"ludus.board", "ludus.sensing"},  # the wizard: a laptop's, kept off the board
     "ludus.link": BASE,  # the USB link's JSON lines: knows no layer above it
     "ludus.app": None,  # the firmware's loop: wires every layer, as main does
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
