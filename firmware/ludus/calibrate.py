@@ -311,7 +311,16 @@ class Wizard:
         taken = p["cells"]
         if by_led is not None and by_led == by_channel and by_led not in taken:
             return by_led
-        if by_led is None or by_channel is None:
+        if c is None:  # no sensor reacts: the LED alone says where, as drawn or as the pattern moved it
+            drawn = self._unmoved("led", k)
+            if drawn:
+                owner = self.owner.get(drawn[0])
+                by_led = board.cell_id(owner[1]) if owner and owner[0] == "cell" else None
+            elif self._moved("led"):
+                by_led = None  # (LEDs moved, in no pattern: the person says)
+            if by_led is not None and by_led not in taken:
+                return by_led
+        elif by_led is None or by_channel is None:
             cell = by_led if by_channel is None else by_channel
             if cell is not None and cell not in taken:
                 return cell

@@ -106,6 +106,7 @@ class Device:
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
         self.config = None
         self.parts = None  # the `file` command's parts so far: [name, text, ...]
+        self.builds = 0  # apps built so far (the loop starts again with each)
 
     # ---- boot --------------------------------------------------------------------------------------
 
@@ -244,6 +245,7 @@ class Device:
         self.override = None
         self.safe = None
         self.dirty_heap = True
+        self.builds += 1
 
     # ---- the club's season --------------------------------------------------------------------------
 
@@ -409,10 +411,12 @@ class Device:
 
     def _loop(self, wdt):
         p = self.platform
-        app = self.app
+        # (a count, not the app itself: a local reference would keep the old app alive through a
+        # restart's boot, and the board would boot again with half its heap)
+        builds = self.builds
         stats = self.stats
         due = p.ticks_ms()
-        while self.safe is None and self.app is app:
+        while self.safe is None and self.builds == builds:
             self.tick(p.ticks_ms(), wdt)
             due = (due + TICK_MS) & 0x3FFFFFFF  # (a small int on the Pico after ticks wrap, too)
             wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
@@ -820,7 +824,7 @@ class Device:
 
     def _cmd_file(self, cmd, link):
         # calibration's other hook: wiring.json or calibration.json sent in parts (a line holds 1 KB),
-        # checked whole against this board, written whole (a new file renamed over the old), then a boot
+        # checked whole against this board, written whole (a new file renamed over the old), then a reset
         name = cmd.get("name")
         text = cmd.get("text")
         if self.board is None:
@@ -854,7 +858,10 @@ class Device:
             return
         self.platform.write_file(name, whole)
         link.reply(cmd, {"ok": True, "written": len(whole), "restart": True})
-        self.restart()
+        # a reset rather than a boot in place: the chip starts with its whole heap, as at power-up
+        self._feed()
+        self.platform.sleep_ms(50)  # (the reply's way out over USB first)
+        self.platform.reset()
 
     def _cmd_stop(self, cmd, link):
         link.reply(cmd, {"ok": True})

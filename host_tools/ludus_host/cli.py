@@ -24,6 +24,10 @@ COMMANDS = {
     "flash": ("cmd_flash", "compile the firmware and copy it to a Pico with mpremote (--dry-run: show how)"),
     "config": ("cmd_config", "write a board's config.json, checked by the firmware's own reader"),
     "emulate": ("cmd_emulate", "an emulated Pico with the board around it, its USB serial on a pty"),
+    "calibrate": (
+        "cmd_calibrate",
+        "learn a board's wiring and analog levels with a magnet, and find its faults",
+    ),
     "monitor": ("cmd_monitor", "show a board's USB events readably, send it commands, save its games"),
     "games": ("cmd_games", "the finished games a board keeps (saved as records) and the season it keeps"),
     "season": ("cmd_season", "a club's season table (league points by place) from its games' records"),

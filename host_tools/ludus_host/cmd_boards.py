@@ -2,7 +2,8 @@
 
 ludus boards generate [--out DIR] [--game GAME ...] [--pitch MM] [--direction ...] [...]
 ludus boards validate FILE...
-ludus boards draw FILE [--svg OUT]     (without --svg: a text map of the cells)
+ludus boards draw FILE [--svg OUT] [--kind layout|drill|chains]   (without --svg: a text map)
+ludus boards hardware [--out hardware]  the parts lists, drawings and pin map of hardware/ (regenerated)
 """
 
 import sys
@@ -61,6 +62,17 @@ def add_arguments(parser):
     draw = sub.add_parser("draw", help="draw a definition: a text map, or an SVG with channels and LEDs")
     draw.add_argument("file", metavar="FILE")
     draw.add_argument("--svg", metavar="OUT", type=output_file, help="write an SVG drawing to OUT")
+    draw.add_argument(
+        "--kind",
+        choices=("layout", "drill", "chains"),
+        default="layout",
+        help="layout: ids, channels, LEDs; drill: the 1:1 drilling template; chains: both chains' order",
+    )
+
+    hw = sub.add_parser("hardware", help="write the parts lists, drawings and pin map (hardware/BOARD/...)")
+    hw.add_argument(
+        "--out", type=output_folder, default="hardware", help="folder to write (default hardware)"
+    )
 
 
 def run(args):
@@ -112,13 +124,25 @@ def run(args):
         _load(args.file)
         d = boards.load(args.file)
         if args.svg:
+            from ludus_host import hardware
+
+            draw = {"layout": boards.draw_svg, "drill": hardware.drill_svg, "chains": hardware.chains_svg}
             try:
-                write_atomically(args.svg, boards.draw_svg(d))
+                write_atomically(args.svg, draw[args.kind](d))
             except OSError as exc:
                 raise ConfigError("cannot write %s: %s" % (args.svg, exc.strerror or exc)) from None
             print(args.svg)
         else:
             sys.stdout.write(boards.draw_text(d))
+        return 0
+    if args.action == "hardware":
+        from ludus_host import hardware
+
+        try:
+            for path in hardware.write_all(args.out):
+                print(path)
+        except OSError as exc:
+            raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
         return 0
     raise ConfigError("unknown action %r" % args.action)
 

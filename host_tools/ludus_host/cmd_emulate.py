@@ -43,6 +43,11 @@ def add_arguments(parser):
     parser.add_argument("--link", default=None, metavar="PATH", help="also name the port PATH (a symlink)")
     parser.add_argument("--fast", action="store_true", help="run ahead of the wall clock when idle")
     parser.add_argument("--no-input", action="store_true", help="do not read commands from standard input")
+    parser.add_argument(
+        "--wiring",
+        metavar="FILE",
+        help="a wiring map: the board wired as it says (put t5 reaches the channel it gives t5)",
+    )
 
 
 def _setup(args):
@@ -62,7 +67,7 @@ def _setup(args):
     if faults:
         raise LudusError("%s: %s" % (args.config, "; ".join(faults)))
     name = args.board or config["board"]
-    board = load_board(name)
+    board = load_board(name, args.wiring)
     return config, board, name
 
 

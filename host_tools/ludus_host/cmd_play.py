@@ -31,6 +31,11 @@ def add_arguments(parser):
         "--settle-ms", type=whole(0, 60000), default=200, help="how long the board must be still (ms)"
     )
     parser.add_argument(
+        "--wiring",
+        metavar="FILE",
+        help="a wiring map (ludus calibrate's wiring.json) laid over the board: its channels and LEDs",
+    )
+    parser.add_argument(
         "--pico",
         action="store_true",
         help="play the script on the emulated Pico too, and compare its events with this run's",
@@ -62,7 +67,7 @@ def _turn_clock(value):
 
 def run(args):
     text = read_text(args.script, "script")
-    board = load_board(args.board)
+    board = load_board(args.board, args.wiring)
     actions = parse_script(text, board)
     if args.pico:
         return _on_the_pico(args, text, board, args.board)

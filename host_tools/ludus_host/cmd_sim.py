@@ -48,6 +48,11 @@ def add_arguments(parser):
         help="mirror a real board: its serial port (or exec:COMMAND), shown live from its USB link",
     )
     parser.add_argument(
+        "--wiring",
+        metavar="FILE",
+        help="with --device: the board's wiring map (ludus calibrate's wiring.json)",
+    )
+    parser.add_argument(
         "--pico",
         action="store_true",
         help="the emulated Pico as the table: the page's pieces and button on its pins (docs/emulator.md)",
@@ -136,6 +141,7 @@ def run(args):
             speed=args.speed,
             device=args.device,
             pico=args.pico,
+            wiring=args.wiring,
         )
     )
     url = url_of(sock, args.host)

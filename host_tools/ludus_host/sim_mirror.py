@@ -35,12 +35,12 @@ class MirrorError(LudusError):
 class _Shown:
     """What a board said, kept for the page: the game's position, moves, log and LED frame."""
 
-    def __init__(self, board_name, preset):
+    def __init__(self, board_name, preset, wiring=None):
         if board_name not in paths.board_names():
             raise MirrorError("the board says it is %r: not a board this simulator knows" % (board_name,))
         self.board_name = board_name
         self.preset = preset
-        self.board = load_board(board_name)
+        self.board = load_board(board_name, wiring)
         self.adapter = adapter_for(preset)
         self.frame = bytearray(3 * self.board.led_count)
         self.frames = 0  # frames taken from the firmware
@@ -160,14 +160,14 @@ class DeviceMirror:
 
     mirror = "device"
 
-    def __init__(self, port, link=None):
+    def __init__(self, port, link=None, wiring=None):
         from ludus_host.cmd_monitor import Link
 
         self.port = port
         self.link = link or Link(port)
         self.t0 = time.monotonic()
         hello = self._hello()
-        self.shown = _Shown(hello.get("board"), hello.get("game"))
+        self.shown = _Shown(hello.get("board"), hello.get("game"), wiring)
         self.board = self.shown.board
         self.board_name = self.shown.board_name
         self.preset = self.shown.preset

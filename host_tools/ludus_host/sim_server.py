@@ -52,7 +52,9 @@ class Settings:
         speed=1.0,
         device=None,
         pico=False,
+        wiring=None,
     ):
+        self.wiring = wiring  # the mirrored board's wiring map (ludus calibrate's wiring.json)
         self.device = device  # a board's port to mirror (ludus sim --device)
         self.pico = pico  # the emulated Pico as the table (ludus sim --pico)
         self.preset = preset
@@ -77,7 +79,7 @@ class Hub:
         if settings.device:
             from ludus_host.sim_mirror import DeviceMirror
 
-            self.table = DeviceMirror(settings.device)
+            self.table = DeviceMirror(settings.device, wiring=settings.wiring)
         elif settings.pico:
             from ludus_host.sim_mirror import PicoTwin
 

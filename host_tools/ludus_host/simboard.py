@@ -36,8 +36,9 @@ MAX_MS_TEXT = "999999999"
 QUIET_MS = 2000  # a board unchanged this long, with nothing flickering, waits without ticking
 
 
-def load_board(name):
-    """A board definition from a file path or the name of a shipped one (ludo52, checkers...)."""
+def load_board(name, wiring=None):
+    """A board definition from a file path or the name of a shipped one (ludo52, checkers...); wiring:
+    the path of a wiring map (`ludus calibrate`'s wiring.json) laid over it (ludus.board.wiring)."""
     path = name
     if not os.path.exists(path):
         path = paths.board_file(name)
@@ -49,7 +50,16 @@ def load_board(name):
             paths.check_json(paths.read_text(path, "board definition", 1024 * 1024), "board definition", path)
         except NotationError as exc:
             raise BoardDefinitionError(str(exc)) from None
-    return BoardDefinition.load(path)
+    board = BoardDefinition.load(path)
+    if wiring is not None:
+        from ludus.board.wiring import apply
+
+        text = paths.read_text(wiring, "wiring map", 256 * 1024)
+        try:
+            apply(board, text)
+        except BoardDefinitionError as exc:
+            raise BoardDefinitionError("%s: %s" % (wiring, exc)) from None
+    return board
 
 
 # ---- the script -------------------------------------------------------------------------------------

@@ -56,6 +56,35 @@ class _Noisy:
         return len(self.inputs)
 
 
+def truth(table, board, swap=(), reverse_leds=False):
+    """The board as built, set on TABLE: ids, true_channel and true_led (cell id: number), lights
+    (indicator name "turn 0": its true LED), at_led (LED: the cell or light beside it)."""
+    n = board.cell_count
+    table.ids = [board.cell_id(i) for i in range(n)]
+    table.true_channel = {}
+    table.true_led = {}
+    for i in range(n):
+        table.true_channel[table.ids[i]] = board.channel_of_cell[i]
+        table.true_led[table.ids[i]] = board.led_of_cell[i]
+    for a, b in swap:
+        table.true_channel[a], table.true_channel[b] = table.true_channel[b], table.true_channel[a]
+    table.lights = {}
+    for group, attr in (("turn", "turn_leds"), ("die-pip", "die_pip_leds"), ("die-waiting", "waiting_leds")):
+        for k, led in enumerate(getattr(board, attr)):
+            table.lights["%s %d" % (group, k)] = led
+    if reverse_leds:
+        last = board.led_count - 1
+        for cell in table.true_led:
+            table.true_led[cell] = last - table.true_led[cell]
+        for name in table.lights:
+            table.lights[name] = last - table.lights[name]
+    table.at_led = {}
+    for cell, led in table.true_led.items():
+        table.at_led[led] = cell
+    for light, led in table.lights.items():
+        table.at_led[led] = light
+
+
 class BareBoard:
     """The four link commands the wizard uses (hello, levels, light, file refused), answered straight from
     the board's drivers with no referee: what the MicroPython runs use, since a Ludo device and the
@@ -139,34 +168,7 @@ class Table:
             self.platform.out = self.lines.append
             self.board = board = BoardDefinition.load(path)
             self.device = BareBoard(self.platform, board)
-        n = board.cell_count
-        self.ids = [board.cell_id(i) for i in range(n)]
-        self.true_channel = {}
-        self.true_led = {}
-        for i in range(n):
-            self.true_channel[self.ids[i]] = board.channel_of_cell[i]
-            self.true_led[self.ids[i]] = board.led_of_cell[i]
-        for a, b in swap:
-            self.true_channel[a], self.true_channel[b] = self.true_channel[b], self.true_channel[a]
-        self.lights = {}  # indicator name ("turn 0"): its true LED
-        for group, attr in (
-            ("turn", "turn_leds"),
-            ("die-pip", "die_pip_leds"),
-            ("die-waiting", "waiting_leds"),
-        ):
-            for k, led in enumerate(getattr(board, attr)):
-                self.lights["%s %d" % (group, k)] = led
-        if reverse_leds:
-            last = board.led_count - 1
-            for cell in self.true_led:
-                self.true_led[cell] = last - self.true_led[cell]
-            for name_ in self.lights:
-                self.lights[name_] = last - self.lights[name_]
-        self.at_led = {}  # LED index: what it is beside
-        for cell, led in self.true_led.items():
-            self.at_led[led] = cell
-        for light, led in self.lights.items():
-            self.at_led[led] = light
+        truth(self, board, swap, reverse_leds)
         self.dead = dead
         self.stuck = stuck
         self.dark = dark
@@ -216,9 +218,17 @@ class Table:
                 p.chain.lines[ch] = 0 if count else 1
 
     def tick(self, ms=20):
+        from ludus.hw.fake import FakeReset
+
         p = self.platform
         p.now += ms
-        self.device.tick(p.now, self.wdt)
+        try:
+            self.device.tick(p.now, self.wdt)
+        except FakeReset:  # (machine.reset(): the board starts again from its files)
+            from ludus.device import Device
+
+            self.device = Device(p, out=self.lines.append, seed=bytes(32))
+            self.boot()
 
     def lit(self):
         """The LED indices the chain shows lit now (the frame last sent)."""

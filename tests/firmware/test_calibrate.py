@@ -189,3 +189,16 @@ def test_an_interrupted_run_resumes_where_it_stopped():
     channels, leds = learnt(result)
     assert channels == t.true_channel and leds == t.true_led
     assert person.steps == t.board.led_count - 30  # the LEDs done before were not asked again
+
+
+def test_every_fault_at_once_on_one_board():
+    # crossed lines, the chain wired from its far end, a dead and a stuck sensor and a dark LED
+    t = Table(swap=[("t3", "t17")], reverse_leds=True, dead=["t25"], stuck=["red.c1"], dark=[40])
+    result, person = calibrate(t)
+    channels, leds = learnt(result)
+    assert channels == t.true_channel and leds == t.true_led
+    faults = result["faults"]
+    assert [f for f in faults if f.startswith("dead sensor: t25")], faults
+    assert [f for f in faults if f.startswith("stuck sensor") and "(red.c1)" in f], faults
+    assert [f for f in faults if f.startswith("dark LED: LED 40 (%s)" % t.at_led[40])], faults
+    assert len(faults) == 3 and len(person.asked) <= 6, (faults, person.asked)

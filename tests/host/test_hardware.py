@@ -1,0 +1,111 @@
+"""The build documents under hardware/ (ludus_host.hardware): generated from the board definitions and the
+firmware's default pins, committed, and kept in step; every cell of every board on every drawing; the
+drilling template at true scale; the parts list's counts and power budget the firmware's own."""
+
+import os
+import xml.etree.ElementTree as ET
+
+import pytest
+from ludus.board.definition import BoardDefinition
+from ludus.config import defaults
+from ludus_host import hardware
+from ludus_host.paths import board_file
+from tools import ROOT
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_the_committed_documents_are_what_the_generator_writes(tmp_path):
+    written = hardware.write_all(str(tmp_path))
+    assert len(written) == 4 * 4 + 1
+    for path in written:
+        rel = os.path.relpath(path, str(tmp_path))
+        with (
+            open(path, encoding="utf-8") as f,
+            open(os.path.join(ROOT, "hardware", rel), encoding="utf-8") as g,
+        ):
+            assert f.read() == g.read(), "hardware/%s is stale: run ludus boards hardware" % rel
+
+
+def _texts(path):
+    root = ET.parse(path).getroot()  # (well-formed XML, or this raises)
+    return root, [t.text or "" for t in root.iter(SVG + "text")]
+
+
+@pytest.mark.parametrize("name", hardware.BOARDS)
+def test_every_cell_appears_on_every_drawing_of_its_board(name):
+    board = BoardDefinition.load(board_file(name))
+    ids = set(board.cell_ids)
+    for drawing in ("layout", "drill", "chains"):
+        _, texts = _texts(os.path.join(ROOT, "hardware", name, drawing + ".svg"))
+        words = set(w for t in texts for w in t.split())
+        assert ids <= words, (drawing, sorted(ids - words)[:5])
+    # the layout names each cell's channel and LED; the chains drawing each cell's chip and input
+    _, texts = _texts(os.path.join(ROOT, "hardware", name, "layout.svg"))
+    for i in range(board.cell_count):
+        assert "c%d L%d" % (board.channel_of_cell[i], board.led_of_cell[i]) in texts
+    _, texts = _texts(os.path.join(ROOT, "hardware", name, "chains.svg"))
+    for i in range(board.cell_count):
+        ch = board.channel_of_cell[i]
+        assert "U%d.%s" % (ch // 8, "ABCDEFGH"[ch % 8]) in texts
+
+
+@pytest.mark.parametrize("name", hardware.BOARDS)
+def test_the_drilling_template_prints_at_true_size(name):
+    board = BoardDefinition.load(board_file(name))
+    root, texts = _texts(os.path.join(ROOT, "hardware", name, "drill.svg"))
+    width = float(root.get("width")[:-2])
+    assert root.get("width").endswith("mm") and root.get("viewBox").split()[2] == "%g" % width
+    # one unit is one millimetre, and the scale bar is 100 of them
+    assert any("100 mm" in t for t in texts)
+    bar = [
+        p.get("d")
+        for p in root.iter(SVG + "path")
+        if p.get("d", "").startswith("M10 ") and "h100" in p.get("d")
+    ]
+    assert bar
+    holes = [c for c in root.iter(SVG + "circle") if c.get("stroke") == "black"]
+    assert len(holes) == board.cell_count
+
+
+@pytest.mark.parametrize("name", hardware.BOARDS)
+def test_the_parts_list_counts_this_board_and_its_budget_is_the_firmwares(name):
+    board = BoardDefinition.load(board_file(name))
+    with open(os.path.join(ROOT, "hardware", name, "parts.md"), encoding="utf-8") as f:
+        text = f.read()
+    rows = dict(
+        (r.split("|")[3].strip(), int(r.split("|")[4]))
+        for r in text.splitlines()
+        if r.startswith("| ") and r.count("|") == 5 and r.split("|")[4].strip().isdigit()
+    )
+    assert rows["TI DRV5032AJDBZR"] == board.cell_count
+    assert rows["Nexperia 74HC165D,653"] == (board.channel_count + 7) // 8
+    assert rows["Worldsemi WS2812B"] == board.led_count
+    # on USB the budget the parts list gives is the one the firmware applies with budget_ma null
+    assert "**%d mA** (`null`" % board.led_budget_ma() in text
+    ext = hardware.power(hardware._load(name), hardware.EXTERNAL_MA)
+    assert '"budget_ma": %d' % ext["budget_ma"] in text and ext["budget_ma"] < hardware.EXTERNAL_MA
+
+
+def test_the_pin_map_is_the_firmwares_default_config():
+    pins = defaults()["pins"]
+    with open(os.path.join(ROOT, "hardware", "wiring.md"), encoding="utf-8") as f:
+        text = f.read()
+    for gp in (pins["leds"], pins["button"], pins["buzzer"], pins["sensors"]["load"], pins["sensors"]["sck"]):
+        assert "| GP%d | %d |" % (gp, hardware.PICO_PINS[gp]) in text
+    assert (
+        "| GP%d | %d | sensor data in"
+        % (pins["sensors"]["miso"], hardware.PICO_PINS[pins["sensors"]["miso"]])
+        in text
+    )
+
+
+def test_the_magnet_arithmetic_behaves_as_physics_says():
+    # a very long magnet's face field is Br / 2; the field falls with distance; the trigger distance is
+    # where it crosses the threshold
+    assert abs(hardware.axial_field_mt(1.3, 6, 10000, 0) - 650) < 1
+    fields = [hardware.axial_field_mt(1.28, 6, 3, z) for z in range(0, 20)]
+    assert fields == sorted(fields, reverse=True)
+    z = hardware.trigger_distance_mm(1.28, 6, 3, 9.5)
+    assert hardware.axial_field_mt(1.28, 6, 3, z) >= 9.5 > hardware.axial_field_mt(1.28, 6, 3, z + 0.1)
+    assert hardware.neighbour_mt(1.28, 6, 3, 25, 5) < hardware.neighbour_mt(1.28, 6, 3, 15, 5)
