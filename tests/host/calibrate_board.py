@@ -42,7 +42,14 @@ def main():
         out.write(line + "\n")
     del table.lines[:]
     words = open(args.words, "w")
-    state = {"lit": None, "led": None, "reads": 0, "done": set(), "stop_after": args.stop_after, "asked_for": []}
+    state = {
+        "lit": None,
+        "led": None,
+        "reads": 0,
+        "done": set(),
+        "stop_after": args.stop_after,
+        "asked_for": [],
+    }
     fd = sys.stdin.fileno()
     pending = b""
     try:
@@ -57,7 +64,9 @@ def main():
                     line, pending = pending.split(b"\n", 1)
                     if b'"levels"' in line and state["led"] is not None:
                         state["reads"] += 1
-                    if b'"light"' in line:  # what the wizard lit (the game's own lights are not for the person)
+                    if (
+                        b'"light"' in line
+                    ):  # what the wizard lit (the game's own lights are not for the person)
                         leds = json.loads(line).get("leds") or []
                         state["lit"] = leds[0] if len(leds) == 1 else None
                     table.platform.serial.feed(line + b"\n")

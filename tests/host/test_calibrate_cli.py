@@ -70,3 +70,42 @@ def test_stopped_half_way_it_goes_on_from_there_the_next_time(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "resuming: 30 of 86 LEDs done" in proc.stdout and "LED 3 is lit" not in proc.stdout
     assert "no faults found" in proc.stdout
+
+
+def test_ludus_play_lays_a_wiring_map_over_its_board_and_names_a_bad_one(tmp_path):
+    from ludus.errors import BoardDefinitionError
+    from ludus_host.simboard import load_board
+    from tools import ludus
+
+    plain = load_board("ludo40")
+    t3, t17 = plain.cell_ids.index("t3"), plain.cell_ids.index("t17")
+    wiring = {
+        "format": "ludus-wiring",
+        "version": 1,
+        "board": "ludo40",
+        "cells": {
+            "t3": [plain.channel_of_cell[t17], plain.led_of_cell[t3]],
+            "t17": [plain.channel_of_cell[t3], 7],
+        },
+    }
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(wiring))  # t17 takes LED 7, which another cell has
+    try:
+        load_board("ludo40", str(bad))
+        raise AssertionError("a map giving one LED twice must be refused")
+    except BoardDefinitionError as exc:
+        assert "bad.json" in str(exc) and "LED 7 is given twice" in str(exc)
+    wiring["cells"]["t17"][1] = plain.led_of_cell[t17]
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(wiring))
+    board = load_board("ludo40", str(good))
+    assert (
+        board.channel_of_cell[t3] == plain.channel_of_cell[t17]
+        and board.cell_of_channel[plain.channel_of_cell[t3]] == t17
+    )
+    script = tmp_path / "s.play"
+    script.write_text("press\n")
+    proc = ludus("play", "--board", "ludo40", "--game", "ludo/hebrew-40", "--wiring", str(bad), str(script))
+    assert proc.returncode != 0 and "LED 7 is given twice" in proc.stderr and "Traceback" not in proc.stderr
+    proc = ludus("play", "--board", "ludo40", "--game", "ludo/hebrew-40", "--wiring", str(good), str(script))
+    assert proc.returncode == 0, proc.stderr

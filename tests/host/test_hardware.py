@@ -109,3 +109,17 @@ def test_the_magnet_arithmetic_behaves_as_physics_says():
     z = hardware.trigger_distance_mm(1.28, 6, 3, 9.5)
     assert hardware.axial_field_mt(1.28, 6, 3, z) >= 9.5 > hardware.axial_field_mt(1.28, 6, 3, z + 0.1)
     assert hardware.neighbour_mt(1.28, 6, 3, 25, 5) < hardware.neighbour_mt(1.28, 6, 3, 15, 5)
+
+
+@pytest.mark.parametrize("name", hardware.BOARDS)
+def test_no_hole_of_the_template_cuts_into_another_and_all_lie_on_the_board(name):
+    import math
+
+    d = hardware._load(name)
+    spots = [(c["x"], c["y"], hardware.HOLE_SENSOR_MM / 2) for c in d["cells"]]
+    spots += [hardware._led_spot(c, d["pitch"]) + (hardware.HOLE_LED_MM / 2,) for c in d["cells"]]
+    spots += [(i["x"], i["y"], hardware.HOLE_LED_MM / 2) for i in d["indicators"]]
+    for k, (x, y, r) in enumerate(spots):
+        assert r <= x <= d["width"] - r and r <= y <= d["height"] - r
+        for x2, y2, r2 in spots[k + 1 :]:
+            assert math.hypot(x - x2, y - y2) > r + r2 + 1.0  # at least 1 mm of board between two holes

@@ -63,8 +63,8 @@ def _read(board, text):
     for i in range(board.cell_count):
         index[board.cell_id(i)] = i
     for cell_id, pair in cells.items():
-        i = index.get(cell_id)
-        if i is None:
+        at = index.get(cell_id)
+        if at is None:
             faults.append("no cell %r on this board" % (cell_id,))
         elif not isinstance(pair, list) or len(pair) != 2:
             faults.append("cell %s: expected [channel, led], got %r" % (cell_id, pair))
@@ -73,8 +73,8 @@ def _read(board, text):
         elif not _number(pair[1], board.led_count):
             faults.append("cell %s: LED %r is not 0..%d" % (cell_id, pair[1], board.led_count - 1))
         else:
-            channels[i] = pair[0]
-            leds[i] = pair[1]
+            channels[at] = pair[0]
+            leds[at] = pair[1]
     tables = []
     for group, attr in _GROUPS:
         table = getattr(board, attr)[:]
