@@ -26,6 +26,7 @@ CASE_MODULES = (
     "cases_ludo_bot",
     "cases_checkers_bot",
     "cases_season",
+    "cases_wiring",
 )
 AREA_MODULE = {"scene": "sensing"}  # areas whose cases live in another area's module
 

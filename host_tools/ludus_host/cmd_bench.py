@@ -49,6 +49,7 @@ PLAN = (
     ("journal.game", None, "<= 1 erase / 50 actions", "830-action game journalled: erases, bytes programmed"),
     ("device.boot", None, "", "a checkers board booted on the fake platform: heap left"),
     ("season.count", 5, "", "a finished game counted into a 51-game season (season.json in memory)"),
+    ("wiring.apply", 5, "", "a whole wiring map laid over the checkers board at boot (every LED moved)"),
     ("device.idle_tick", 200, "Pico est. <= 1 ms", "one idle tick of the firmware's loop, I/O excluded"),
 )
 

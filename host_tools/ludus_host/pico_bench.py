@@ -45,6 +45,7 @@ PICO_PLAN = (
     ("checkers_bot.two", 2, None, "<= 1 s", "strong checkers bot: one search, 2 players"),
     ("checkers_bot.six", 1, None, "<= 1 s", "strong checkers bot: one search, 6 players"),
     ("season.count", 5, None, "", "a game counted into a 51-game season (file in memory)"),
+    ("wiring.apply", 5, None, "", "a whole wiring map laid over the checkers board (boot)"),
 )
 
 

@@ -17,7 +17,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def test_the_committed_documents_are_what_the_generator_writes(tmp_path):
     written = hardware.write_all(str(tmp_path))
-    assert len(written) == 4 * 4 + 1
+    assert len(written) == 4 * 4 + 2
     for path in written:
         rel = os.path.relpath(path, str(tmp_path))
         with (
