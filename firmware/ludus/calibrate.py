@@ -443,39 +443,45 @@ class Wizard:
                 table.append(lights[name])
             if table:
                 groups[group] = table
+
         # the faults, each once, in words
-        owner_of_channel = {}
-        for cell, ch in chans.items():
-            owner_of_channel[ch] = cell
+        # (lookups by a search, not dicts: only a few faults are named, and MicroPython's heap is tight)
+        def owner_of_channel(c):
+            for cell in chans:
+                if chans[cell] == c:
+                    return cell
+            return "no cell"
+
+        def led_owner(k):
+            for table in (leds, lights):
+                for name in table:
+                    if table[name] == k:
+                        return name
+            return "?"
+
         for c in p["stuck"]:
-            where = owner_of_channel.get(c, "no cell")
+            where = owner_of_channel(c)
             what = "sits at the end of its range" if self.analog else "reads a magnet with none there"
             faults.append("stuck sensor: channel %d (%s) %s" % (c, where, what))
         for c in p["noisy"]:
             faults.append(
-                "noisy sensor: channel %d (%s) changes with no magnet near it"
-                % (c, owner_of_channel.get(c, "no cell"))
+                "noisy sensor: channel %d (%s) changes with no magnet near it" % (c, owner_of_channel(c))
             )
         for cell in p["dead"]:
             if chans[cell] not in p["stuck"] and chans[cell] not in p["noisy"]:
                 faults.append(
                     "dead sensor: %s does not react to a magnet (channel %d?)" % (cell, chans[cell])
                 )
-        led_owner = {}
-        for cell, led in leds.items():
-            led_owner[led] = cell
-        for name, led in lights.items():
-            led_owner[led] = name
         tail = board.led_count
         while tail - 1 in dark:
             tail -= 1
         for k in dark:
             if k < tail or tail == board.led_count - 1:
-                faults.append("dark LED: LED %d (%s) gives no light" % (k, led_owner.get(k, "?")))
+                faults.append("dark LED: LED %d (%s) gives no light" % (k, led_owner(k)))
         if board.led_count - tail > 1:
             faults.append(
                 "the LED chain goes dark from LED %d (%s) on: look at that LED's data in, and the data out "
-                "of the one before it" % (tail, led_owner.get(tail, "?"))
+                "of the one before it" % (tail, led_owner(tail))
             )
         # how the wiring differs from the drawing, said as a maker would look for it
         moved_ch = [
@@ -514,11 +520,15 @@ class Wizard:
                 "%d cells were placed as the answers before them showed (check them: %s)"
                 % (len(p["assumed"]), ", ".join(p["assumed"][:6]) + (" ..." if len(p["assumed"]) > 6 else ""))
             )
+        cells = {}
+        for i in range(board.cell_count):  # (in the definition's order)
+            cell = board.cell_id(i)
+            cells[cell] = [chans[cell], leds[cell]]
         wiring = {
             "format": "ludus-wiring",
             "version": 1,
             "board": board.game,
-            "cells": dict([(cell, [chans[cell], leds[cell]]) for cell in sorted(chans)]),
+            "cells": cells,
             "indicators": groups,
             "faults": faults,
         }

@@ -48,9 +48,18 @@ def repeated_key(text):
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
+            # the string's end by find (C), not character by character: a quote ends it unless an odd
+            # number of backslashes stands before it
+            j = text.find('"', i + 1)
+            while j > 0:
+                b = j - 1
+                while text[b] == "\\":
+                    b -= 1
+                if (j - 1 - b) % 2 == 0:
+                    break
+                j = text.find('"', j + 1)
+            if j < 0:
+                j = n
             if key_next:
                 k = text[i + 1 : j]
                 if k in open_keys[-1]:

@@ -143,7 +143,12 @@ def state(d):
 
 def open_page(d, served):
     d.get(served.url)
-    wait_for(d, lambda: js(d, "return !!(window.ludus.state && window.ludus.board)"), "the page's hello")
+    # (window.ludus itself may not exist yet: the page's script can still be loading when get() returns)
+    wait_for(
+        d,
+        lambda: js(d, "return !!(window.ludus && window.ludus.state && window.ludus.board)"),
+        "the page's hello",
+    )
 
 
 def cell(d, name):
@@ -469,7 +474,8 @@ def test_every_board_is_drawn_from_its_definition(browser, served):
             Select(button(d, "game")).select_by_value(preset)
             assert button(d, "settings-note").is_displayed()  # not in force until New table
             button(d, "new-game").click()
-        assert button(d, "start").get_attribute("value") == preset  # set up as the game chosen
+        # set up as the game chosen (once the server's new table has reached the page)
+        wait_for(d, lambda p=preset: button(d, "start").get_attribute("value") == p, preset)
         wait_for(d, lambda n=name: js(d, "return document.getElementById('board').dataset.board") == n, name)
         board = load_board(name)
         assert js(d, "return document.querySelectorAll('g.cell').length") == board.cell_count
