@@ -193,6 +193,8 @@ def plot_svg(rows, title):
         '<svg xmlns="http://www.w3.org/2000/svg" width="760" height="%d" viewBox="0 0 760 %d">' % (h, h),
         '<rect width="760" height="%d" fill="white"/>' % h,
         '<text x="10" y="20" font-family="sans-serif" font-size="14">%s</text>' % title,
+        '<text x="420" y="20" font-family="sans-serif" font-size="11">grey: empty, blue: one magnet,'
+        " green: two; red: an outlier or a noisy cell</text>",
         '<g font-family="sans-serif" font-size="10">',
     ]
     x0, span = 130, 600
