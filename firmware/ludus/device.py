@@ -55,6 +55,15 @@ _COMMANDS = (
 )
 
 
+def _test_hooks():
+    # present only in a tree staged with `ludus flash --test-hooks` (firmware/testhooks)
+    try:
+        import ludus_testhooks
+    except ImportError:
+        return None
+    return ludus_testhooks
+
+
 class Stop(Exception):
     """Raised by the `stop` command: the loop ends into the REPL."""
 
@@ -107,6 +116,7 @@ class Device:
         self.config = None
         self.parts = None  # the `file` command's parts so far: [name, text, ...]
         self.builds = 0  # apps built so far (the loop starts again with each)
+        self.hooks = None  # ludus_testhooks, on a tree staged with `ludus flash --test-hooks` only
 
     # ---- boot --------------------------------------------------------------------------------------
 
@@ -114,19 +124,23 @@ class Device:
         """Read the configuration, load the board, build the drivers, self-test, open the journal and
         build the loop. Sets safe mode (never raises) when the board cannot run."""
         p = self.platform
+        self.hooks = _test_hooks()
         gc.collect()
-        self._say(
-            {
-                "event": "boot",
-                "protocol": PROTOCOL,
-                "firmware": __version__,
-                "micropython": MICROPYTHON_VERSION,
-                "platform": p.name,
-                "free": mem_free(),
-            }
-        )
+        ev = {
+            "event": "boot",
+            "protocol": PROTOCOL,
+            "firmware": __version__,
+            "micropython": MICROPYTHON_VERSION,
+            "platform": p.name,
+            "free": mem_free(),
+        }
+        if self.hooks is not None:
+            ev["test_hooks"] = True
+        self._say(ev)
         if self.link is None:  # (first: the link answers even when nothing else can start)
             self.link = Link(p.usb(), self.out)
+        if self.hooks is not None:
+            self._fault("test_hooks", "a test build: dice and positions can be set over USB, not for play")
         config, faults = transient("ludus.config").read_config(p.read_file("config.json"))
         self.config = config
         for fault in faults:
@@ -148,6 +162,8 @@ class Device:
         self._open_journal()
         self._feed()
         self._build_app()
+        if self.app is None:  # (safe mode: it said why)
+            return
         self._feed()
         self.journal.prepare()  # (a fresh journal's first block, erased now rather than at the first move)
         if self.config["season"]:
@@ -246,6 +262,8 @@ class Device:
         self.safe = None
         self.dirty_heap = True
         self.builds += 1
+        if self.hooks is not None:
+            self.hooks.attach(self.app.referee)
 
     # ---- the club's season --------------------------------------------------------------------------
 
@@ -574,6 +592,16 @@ class Device:
     def _command(self, cmd):
         name = cmd["cmd"]
         link = self.link
+        hooks = self.hooks
+        if hooks is not None and name in hooks.COMMANDS:
+            if self.app is None:
+                link.error(cmd, "not while in safe mode: %s" % (self.safe,))
+                return
+            try:
+                hooks.command(self, cmd, link)
+            except Exception as exc:
+                link.error(cmd, "%s: %s" % (type(exc).__name__, exc))
+            return
         if name not in _COMMANDS:
             link.error(cmd, "unknown command %r (known: %s)" % (name, ", ".join(_COMMANDS)))
             return
@@ -610,6 +638,7 @@ class Device:
                 "game": self.config["game"],
                 "safe_mode": self.safe,
                 "platform": self.platform.name,
+                "test_hooks": self.hooks is not None,
             },
         )
 
@@ -665,16 +694,15 @@ class Device:
             return
         self.platform.write_file("config.json", text)
         link.reply(cmd, {"ok": True, "restart": True})
-        self.restart()
+        self._reset_after_reply()
 
-    def restart(self):
-        """Boot again (a new configuration); the journal keeps the game."""
-        self.app = None
-        self.hw = None
-        self.board = None
-        self.override = None
-        gc.collect()
-        self.boot()
+    def _reset_after_reply(self):
+        # a reset rather than a boot in place: the chip starts with its whole heap and fresh
+        # peripherals, as at power-up (a boot in place hung the emulated Pico after its `boot` line);
+        # the journal keeps the game
+        self._feed()
+        self.platform.sleep_ms(50)  # (the reply's way out over USB first)
+        self.platform.reset()
 
     def _cmd_new_game(self, cmd, link):
         game = cmd.get("game", self.config["game"])
@@ -858,10 +886,7 @@ class Device:
             return
         self.platform.write_file(name, whole)
         link.reply(cmd, {"ok": True, "written": len(whole), "restart": True})
-        # a reset rather than a boot in place: the chip starts with its whole heap, as at power-up
-        self._feed()
-        self.platform.sleep_ms(50)  # (the reply's way out over USB first)
-        self.platform.reset()
+        self._reset_after_reply()
 
     def _cmd_stop(self, cmd, link):
         link.reply(cmd, {"ok": True})

@@ -27,6 +27,11 @@ def add_arguments(parser):
         "--march", default="armv6m", choices=("armv6m", "x64"), help="bytecode architecture (x64: unix port)"
     )
     parser.add_argument(
+        "--test-hooks",
+        action="store_true",
+        help="a test build: add the link commands that force dice and set positions (never for play)",
+    )
+    parser.add_argument(
         "--mpremote",
         default=None,
         help="the mpremote command to run (default: this Python's mpremote module)",
@@ -36,7 +41,7 @@ def add_arguments(parser):
 def run(args):
     config_text = read_text(args.config, "config") if args.config else None
     if args.stage:
-        tree = stage(args.stage, config_text, args.mode, args.march)
+        tree = stage(args.stage, config_text, args.mode, args.march, args.test_hooks)
         print("staged %d files, %d bytes, in %s" % (len(tree.files), tree.size(), args.stage))
         for name in tree.files:
             print("  %s (%d bytes)" % (name, os.path.getsize(os.path.join(tree.root, name))))
@@ -44,7 +49,7 @@ def run(args):
     # staged where it can be looked at afterwards: the printed operations name real files
     where = os.path.join(ROOT, "build", "device-" + args.mode)
     if True:
-        tree = stage(where, config_text, args.mode, args.march)
+        tree = stage(where, config_text, args.mode, args.march, args.test_hooks)
         ops = operations(tree, args.port)
         print(
             "%s: %d files, %d bytes (%s mode, board %s)"

@@ -19,7 +19,7 @@ import shutil
 from ludus.config import read_config
 from ludus.errors import LudusError
 
-from ludus_host.firmware_image import compile_package, romfs_image
+from ludus_host.firmware_image import compile_file, compile_package, romfs_image
 from ludus_host.paths import FIRMWARE, board_file
 
 ROMFS_BYTES = 256 * 1024  # the RPI_PICO_ROMFS partition (../shared/pico): flash 0x60000..0xA0000
@@ -27,6 +27,9 @@ ROMFS_BYTES = 256 * 1024  # the RPI_PICO_ROMFS partition (../shared/pico): flash
 DEVICE_EXCLUDED = ("ludus/bots/selfplay.py", "ludus/calibrate.py")
 # left out of a ROMFS image too: the fake drivers, which only the unix port's runs of a tree use
 ROMFS_EXCLUDED = ("ludus/hw/fake.py",)
+# the test hooks (forced dice, a position set over USB): only in a tree staged with test_hooks, as
+# /lib/ludus_testhooks.mpy in either mode
+TEST_HOOKS = os.path.join("testhooks", "ludus_testhooks.py")
 
 
 class FlashError(LudusError):
@@ -55,9 +58,10 @@ def check_config(text, source="config"):
     return config
 
 
-def stage(out_dir, config_text=None, mode="files", march="armv6m"):
+def stage(out_dir, config_text=None, mode="files", march="armv6m", test_hooks=False):
     """Write the tree into OUT_DIR (emptied first) and return it. config_text: config.json's text
-    (None: the defaults, written out whole)."""
+    (None: the defaults, written out whole). test_hooks: add firmware/testhooks (a test build: dice
+    and positions set over USB; the board says so at every boot)."""
     if mode not in ("files", "romfs"):
         raise FlashError("mode must be files or romfs, not %r" % (mode,))
     if config_text is None:
@@ -90,6 +94,9 @@ def stage(out_dir, config_text=None, mode="files", march="armv6m"):
         with open(os.path.join(out_dir, "firmware.romfs"), "wb") as f:
             f.write(image)
     shutil.rmtree(compiled)
+    if test_hooks:
+        target = os.path.join(out_dir, "lib", "ludus_testhooks.mpy")
+        compile_file(os.path.join(FIRMWARE, TEST_HOOKS), target, "ludus_testhooks", march)
     shutil.copyfile(os.path.join(FIRMWARE, "main.py"), os.path.join(out_dir, "main.py"))
     with open(os.path.join(out_dir, "config.json"), "w", encoding="utf-8") as f:
         f.write(config_text)
@@ -120,8 +127,8 @@ def _quote(arg):
     return "'" + arg.replace("'", "'\\''") + "'"
 
 
-# run on the device before copying: folders made, the old package removed (a file left from an older
-# version could shadow a new one)
+# run on the device before copying: folders made, the old package and any test hooks removed (a file
+# left from an older version could shadow a new one; a test build's hooks must not outlive it)
 _PREPARE = (
     "import os\n"
     "def rm(p):\n"
@@ -133,6 +140,10 @@ _PREPARE = (
     " except OSError:\n"
     "  pass\n"
     "rm('/lib/ludus')\n"
+    "try:\n"
+    " os.remove('/lib/ludus_testhooks.mpy')\n"
+    "except OSError:\n"
+    " pass\n"
     "for d in ('/lib', '/boards'):\n"
     " try:\n"
     "  os.mkdir(d)\n"
@@ -166,6 +177,13 @@ def operations(tree, port=None):
             Operation(
                 "write the ROMFS image (%d bytes) to the ROMFS partition" % tree.size("firmware.romfs"),
                 connect + ["romfs", "deploy", os.path.join(r, "firmware.romfs")],
+            )
+        )
+    if "lib/ludus_testhooks.mpy" in tree.files:
+        ops.append(
+            Operation(
+                "copy the test hooks (a test build: dice and positions set over USB)",
+                connect + ["fs", "cp", os.path.join(r, "lib", "ludus_testhooks.mpy"), ":lib/"],
             )
         )
     board = "boards/%s.json" % tree.board

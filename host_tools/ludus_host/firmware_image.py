@@ -37,12 +37,19 @@ def compile_package(out_dir, march="x64"):
             module = rel[:-3].replace(os.sep, ".")
             if module.endswith(".__init__"):
                 module = module[: -len(".__init__")]
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            cmd = [tool("mpy-cross"), "-march=" + march, "-s", module, "-o", target, path]
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                raise RuntimeError("mpy-cross refused %s:\n%s" % (rel, proc.stderr.strip()))
+            compile_file(path, target, module, march)
     return out_dir
+
+
+def compile_file(path, target, module, march="x64"):
+    """One source file to TARGET (.mpy), its source name stored as MODULE's dotted name."""
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    cmd = [tool("mpy-cross"), "-march=" + march, "-s", module, "-o", target, path]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(
+            "mpy-cross refused %s:\n%s" % (os.path.relpath(path, FIRMWARE), proc.stderr.strip())
+        )
 
 
 def romfs_image(mpy_dir):

@@ -75,7 +75,10 @@ def _tree_digest(tree):
 def run_session(tree, steps, board, end_ms=500):
     """Start the staged TREE on the emulated Pico (its littlefs image kept in build/pico-fs), play
     STEPS once the self-test is done, and return a report: the firmware's JSON lines after the
-    self-test (`ms` from it), the LED frames and latches of the chain, the emulated time."""
+    self-test (`ms` from it), the LED frames decoded from the chain (ms, GRB hex), the latches, the
+    emulated time. A step that restarts the board (a `test_start`, a power cut) waits for the new
+    self-test, and the steps after it keep their distance from it (the board's boot takes seconds
+    here; in `ludus play` none)."""
     from ludus.config import read_config
 
     with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
@@ -87,18 +90,35 @@ def run_session(tree, steps, board, end_ms=500):
         t0 = self_test["ms"]
         seen = len(emu.events)
         frames0 = len(emu.frames)
-        for step in steps:
-            wait = step["at"] - (emu.ms - t0)
+        offset = 0
+        steps = _button_edges(steps)
+        for k, step in enumerate(steps):
+            wait = step["at"] + offset - (emu.ms - t0)
             if wait > 0:
                 emu.run(wait)
             if "lines" in step:
                 emu.lines({ch: v for ch, v in step["lines"]})
             if "send" in step:
                 emu.send(step["send"] + "\n")
-            if "press" in step:
-                emu.press(True)
-                emu.run(step["press"])
-                emu.press(False)
+            if "command" in step:
+                reply = emu.command(step["command"]["cmd"], **step["command"]["fields"])
+                if reply is None or not reply.get("ok"):
+                    raise PicoError("the emulated Pico refused %s: %s" % (step["command"]["cmd"], reply))
+            if "button" in step:
+                emu.press(step["button"])
+            if step.get("restarts"):
+                if step.get("power"):
+                    emu.cut(0)
+                # (the pieces the board boots with: the next step's, if it sets them up at once)
+                after = steps[k + 1] if k + 1 < len(steps) else None
+                if after is not None and after["at"] == step["at"] and "lines" in after:
+                    emu.lines({ch: v for ch, v in after["lines"]})
+                if step.get("power"):
+                    emu.power_on()
+                again = emu.wait(lambda e: e.get("event") == "self_test", 90000)
+                if again is None:
+                    raise PicoError("the emulated Pico did not come back:\n" + emu.usb[-3000:])
+                offset = again["ms"] - t0 + 200 - step["at"]
         if end_ms > 0:
             emu.run(end_ms)
         stats = emu.stats()
@@ -106,44 +126,71 @@ def run_session(tree, steps, board, end_ms=500):
         return {
             "self_test": self_test,
             "events": events,
-            "frames": len(emu.frames) - frames0,
-            "last_frame": emu.frames[-1][1] if len(emu.frames) > frames0 else None,
+            "frames": [(round(ms - t0), grb) for ms, grb in emu.frames[frames0:]],
             "latches": stats["latches"],
             "emulated_ms": round(emu.ms - t0),
         }
 
 
+def _button_edges(steps):
+    # a press as the button going down and, `press` ms later, up: the steps between go on meanwhile
+    # (a piece moved while the button is held)
+    out = []
+    for step in steps:
+        if "press" in step:
+            out.append({"at": step["at"], "button": True})
+            out.append({"at": step["at"] + step["press"], "button": False})
+        else:
+            out.append(step)
+    order = {id(s): k for k, s in enumerate(out)}
+    return sorted(out, key=lambda s: (s["at"], order[id(s)]))
+
+
+MAX_SESSION_MS = 10 * 60 * 1000  # the emulator runs every millisecond of it, at a quarter of the speed
+
+
 def session_from_ticks(ticks, board, offset_ms=200):
     """The harness's steps for a tape of ludus play ticks (ludus_host.tape): each change of the sensor
     lines at its time (a magnet pulls a line low), each press held as the button driver needs it
-    (a short press let go at its tick, a long one held 800 ms before it). Times are offset_ms after the
-    firmware's self-test. PicoError for what the board does not take (forced dice, positions set up
-    by `start`) and for a script's `power` (cuts are made at flash operations: EmulatedPico.cut)."""
-    MAX_MS = 10 * 60 * 1000  # the emulator runs at about half the Pico's speed, idle time included
-    if ticks and ticks[-1]["t"] > MAX_MS:
+    (a short press let go at its tick, a long one held 800 ms before it), forced dice and positions
+    set up by `start` as the test hooks' commands (a tree staged with test_hooks), a `power` line as
+    a cut and the power back. Times are offset_ms after the firmware's self-test. PicoError for a
+    script longer than the emulator can run, and for a cut in the middle of a journal write (those
+    are made at flash operations: EmulatedPico.cut)."""
+    if ticks and ticks[-1]["t"] > MAX_SESSION_MS:
         raise PicoError(
             "ludus play --pico: the script spans %d min of the board's time; the emulated Pico runs every"
-            " millisecond of it (at most %d min here)" % (ticks[-1]["t"] // 60000, MAX_MS // 60000)
+            " millisecond of it (at most %d min here)" % (ticks[-1]["t"] // 60000, MAX_SESSION_MS // 60000)
         )
     steps = []
     last = None
+    restarted = 0  # the last restart's time: forced dice go after it (a reset forgets them)
     for tick in ticks:
-        for verb in ("die", "power", "restore"):
-            if verb in tick:
-                raise PicoError(
-                    "ludus play --pico: a script with %s cannot run on the emulated Pico: %s"
-                    % (
-                        {"die": "`die`", "power": "`power`", "restore": "`start`"}[verb],
-                        {
-                            "die": "the board draws its own dice (a link command to force them would load"
-                            " the dice for anyone with a laptop)",
-                            "power": "power cuts on the emulated Pico are made at flash operations"
-                            " (docs/emulator.md)",
-                            "restore": "the board takes no position over USB, only from its pieces",
-                        }[verb],
-                    )
-                )
         at = tick["t"] + offset_ms
+        if "die" in tick:
+            # sent a little ahead, so that it is in before the press that rolls (held 60 ms or more)
+            steps.append(
+                {
+                    "at": max(restarted, at - 150),
+                    "command": {"cmd": "test_die", "fields": {"rolls": tick["die"]}},
+                }
+            )
+            continue
+        if "restore" in tick:
+            state = {"cmd": "test_start", "fields": {"state": tick["restore"]}}
+            steps.append({"at": at, "command": state, "restarts": True})
+            restarted = at
+            last = None
+            continue
+        if "power" in tick:
+            if tick.get("tear") is not None:
+                raise PicoError(
+                    "ludus play --pico: a cut in the middle of a journal write is made at flash operations"
+                    " on the emulated Pico (docs/emulator.md), not from a script"
+                )
+            steps.append({"at": at, "power": True, "restarts": True})
+            restarted = at
+            continue
         if "names" in tick:  # a script's `name` line: the link's `names` command, as a laptop sends it
             steps.append({"at": at, "send": json.dumps({"cmd": "names", "names": tick["names"]})})
             continue
@@ -159,10 +206,11 @@ def session_from_ticks(ticks, board, offset_ms=200):
                 steps.append({"at": at, "lines": changed})
         button = tick.get("b", 0)
         if button == 1:
-            steps.append({"at": max(0, at - 60), "press": 60})
+            steps.append({"at": max(restarted, at - 60), "press": 60})
         elif button == 2:
-            steps.append({"at": max(0, at - 800), "press": 900})
-    return steps
+            steps.append({"at": max(restarted, at - 800), "press": 900})
+    order = {id(s): k for k, s in enumerate(steps)}
+    return sorted(steps, key=lambda s: (s["at"], order[id(s)]))
 
 
 class EmulatedPico:

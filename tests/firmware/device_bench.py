@@ -1,10 +1,11 @@
 """A device (ludus.device) on the fake platform, with a script of things done at given times: shared by
 tests/firmware/test_device*.py. MicroPython-compatible."""
 
+import gc
 import json
 
 from ludus.device import Device
-from ludus.hw.fake import FakeFlash, FakePlatform, Finished
+from ludus.hw.fake import FakeFlash, FakePlatform, FakeReset, Finished
 
 SEED = bytes(range(32))
 
@@ -61,10 +62,20 @@ class Bench:
 
     def run(self, until):
         self.platform.until = until + 2000  # (boot's self-test takes its time first)
-        try:
-            self.device.run()
-        except Finished:
-            pass
+        self.resets = 0
+        while True:
+            try:
+                self.device.run()
+            except Finished:
+                return
+            except FakeReset:  # machine.reset(): the board starts again from its files and flash
+                self.resets += 1
+                # a reset frees the whole heap: the old device and its drivers go first (the modules
+                # it imported stay, which a real reset would also clear)
+                p = self.platform
+                self.device = p.board = p.chain = p.strip = p.bank = None
+                gc.collect()
+                self.device = Device(self.platform, out=self._out, seed=SEED)
 
     def events(self, name=None, key="event"):
         found = []

@@ -44,6 +44,8 @@ ALLOWED = {
     "ludus.app": None,  # the firmware's loop: wires every layer, as main does
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "main": None,  # the entry point wires everything together
+    # the test hooks, beside the package on a test build only: they take the device they are given
+    "testhooks.ludus_testhooks": set(),
     "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
 }
 

@@ -54,6 +54,22 @@ def test_dry_run_prints_every_mpremote_operation_and_copies_nothing(tmp_path):
     assert not os.path.exists(os.path.join(staged, "lib", "ludus", "bots", "selfplay.mpy"))  # host-only
 
 
+def test_a_test_build_carries_the_hooks_and_a_plain_flash_removes_them(tmp_path):
+    proc = ludus("flash", "--dry-run", "--test-hooks", "--config", _config(tmp_path, board="checkers"))
+    assert proc.returncode == 0, proc.stderr
+    ops = [line.strip() for line in proc.stdout.splitlines() if line.startswith("      mpremote")]
+    assert len(ops) == 6 and "ludus_testhooks.mpy :lib/" in ops[2]
+    assert "copy the test hooks" in proc.stdout
+    staged = os.path.join(ROOT, "build", "device-files")
+    assert os.path.exists(os.path.join(staged, "lib", "ludus_testhooks.mpy"))
+    proc = ludus("flash", "--dry-run", "--config", _config(tmp_path, board="checkers"))
+    ops = [line.strip() for line in proc.stdout.splitlines() if line.startswith("      mpremote")]
+    assert len(ops) == 5 and "ludus_testhooks" not in " ".join(ops[1:])
+    prepare = proc.stdout.split("[2/5]")[0]  # step 1's code: a test build's hooks do not outlive it
+    assert "os.remove(" in prepare and "/lib/ludus_testhooks.mpy" in prepare
+    assert not os.path.exists(os.path.join(staged, "lib", "ludus_testhooks.mpy"))
+
+
 def test_romfs_mode_deploys_an_image(tmp_path):
     proc = ludus("flash", "--dry-run", "--mode", "romfs")
     assert proc.returncode == 0, proc.stderr

@@ -103,40 +103,61 @@ def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, 
     assert state["actions"] == 1 and state["referee"] == {"phase": "play", "situation": "idle", "turn": 1}
     # one latch of the chain per 20 ms tick, and the LED frames whole (127 LEDs) and lit
     assert abs(report["latches"] - 8 - report["emulated_ms"] / 20) < 10  # (8: the self-test's reads)
-    assert report["frames"] > 5 and len(report["last_frame"]) == 2 * 3 * board.led_count
-    assert bytes.fromhex(report["last_frame"]) != bytes(3 * board.led_count)
+    last = report["frames"][-1][1]
+    assert len(report["frames"]) > 5 and len(last) == 2 * 3 * board.led_count
+    assert bytes.fromhex(last) != bytes(3 * board.led_count)
     assert not [e for e in events if e.get("event") in ("fault", "safe_mode")]
 
 
-@pytest.mark.parametrize("name", ["checkers-jump-chain"])
-def test_ludus_play_pico_gives_the_events_ludus_play_gives(harness, name):
-    # the script recorded tick by tick on CPython, replayed as pin levels on the emulated Pico
-    # running the flashed firmware: the same referee events (the dice seed aside: the board draws
-    # its own); scripts with forced dice, power cuts or `start` are refused (docs/emulator.md)
+def _header(name):
+    # each example's first line says how ludus play runs it: --board B --game G
+    with open(os.path.join(ROOT, "examples", name + ".play"), encoding="utf-8") as f:
+        words = f.readline().split()
+    return words[words.index("--board") + 1], words[words.index("--game") + 1]
+
+
+@pytest.mark.parametrize(
+    "name", ["checkers-jump-chain", "ludo-capture", "ludo-at-the-table", "ludo-six-and-power-cut"]
+)
+def test_ludus_play_pico_gives_the_events_and_lights_ludus_play_gives(harness, name):
+    # the script recorded tick by tick on CPython, replayed as pin levels on the emulated Pico running
+    # the flashed firmware with its test hooks (forced dice and `start` positions over USB; a
+    # `power` line a cut and the power back): the same referee events, and every LED frame of the
+    # cells in the same order (docs/emulator.md, "ludus play --pico")
+    board, game = _header(name)
     proc = ludus(
         "play",
         os.path.join("examples", name + ".play"),
+        "--board",
+        board,
+        "--game",
+        game,
+        "--pico",
+        timeout=900,
+    )
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    summary = lines[-1]["pico"]
+    assert proc.returncode == 0 and summary["events_equal"] and summary["frames_equal"], summary
+    assert summary["events"] >= 3 and summary["frames_sent"] > 10
+    boots = [e for e in lines if e.get("event") == "boot"]
+    assert boots and all(b["test_hooks"] for b in boots)  # a test build, and it says so
+    with open(os.path.join(ROOT, "examples", name + ".play"), encoding="utf-8") as f:
+        text = f.read()
+    restarts = text.count("\nstart ") + text.count("\npower")
+    assert len(boots) == 1 + restarts, len(boots)  # each `start` and `power` restarts the board
+    if "\npower" in text:
+        assert [e for e in lines if e.get("event") == "journal" and e["restored"] > 0]
+
+
+def test_ludus_play_pico_refuses_a_script_longer_than_the_emulator_runs(harness):
+    proc = ludus(
+        "play",
+        os.path.join("examples", "quiet-evening.play"),
         "--board",
         "checkers",
         "--game",
         "checkers/2",
         "--pico",
-        timeout=900,
     )
-    summary = json.loads(proc.stdout.splitlines()[-1])["pico"]
-    assert proc.returncode == 0 and summary["events_equal"], summary
-    assert summary["events"] >= 3 and summary["frames"] > 10
-
-
-def test_ludus_play_pico_refuses_what_the_board_does_not_take(harness):
-    proc = ludus(
-        "play",
-        os.path.join("examples", "ludo-capture.play"),
-        "--board",
-        "ludo52",
-        "--game",
-        "ludo/classic/2",
-        "--pico",
-    )
-    assert proc.returncode == 2 and "`start` cannot run on the emulated Pico" in proc.stderr
-    assert "the board takes no position over USB" in proc.stderr
+    assert proc.returncode == 2 and "the script spans 1440 min of the board's time" in proc.stderr
+    assert "Traceback" not in proc.stderr
