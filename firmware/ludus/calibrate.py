@@ -595,6 +595,9 @@ class Wizard:
                 e = min(max(empty[c], 4096), 65535 - 2 * 9000 - 4096)
                 cal.set(c, e, e + 9000, e + 18000)
         cal.validate()
+        import gc
+
+        gc.collect()  # (the JSON text wants whole blocks of a heap the readings broke up)
         return cal.to_json(), rows
 
 

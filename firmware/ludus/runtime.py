@@ -19,6 +19,11 @@ MICROPYTHON = sys.implementation.name == "micropython"
 # no viper at all. Modules with a kernel load it when this is True and let any error in it propagate:
 # a kernel that should load but fails is a bug, not a reason to fall back silently.
 NATIVE = MICROPYTHON and (getattr(sys.implementation, "_mpy", 0) >> 10) != 0
+# Whether the bytecode was loaded into the heap (.mpy files on a file system, `ludus flash`'s files mode)
+# or is read in place (a ROMFS image, frozen code). Loading a module for each use (transient) saves its
+# code's RAM only in the first case; in the second it would only make its dictionary again each time.
+_HERE = globals().get("__file__") or ""
+CODE_IN_RAM = MICROPYTHON and not (_HERE.startswith("/rom") or _HERE.startswith(".frozen"))
 
 
 def forget(name):

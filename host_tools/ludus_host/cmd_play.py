@@ -119,7 +119,7 @@ def _on_the_pico(args, text, board, board_name):
         pico_tree(board_name, args.game), steps, board, end_ms=max(400, _tail(ticks, steps))
     )
     out = sys.stdout
-    for e in report["events"]:
+    for e in ([report["boot"]] if report.get("boot") else []) + report["events"]:
         if "event" in e:
             e = dict(e)
             e["t"] = e.pop("ms") - 200
@@ -147,63 +147,130 @@ def _tail(ticks, steps):
     return last + 400 - (steps[-1]["at"] if steps else 0)
 
 
+_LED_OF = {}  # cell id -> LED, of the board compared
+EDGE_MS = 40  # a frame this close to an event is either side of it: the event's line and the frame
+# leave the board in the same tick, and USB may bring the line after the chain has the frame
+
+
 def compare(items, report, board):
-    """How a `ludus play` run (its items) and the emulated Pico's (run_session's report) agree:
-    the referee's events one for one, and every LED frame ludus play shows decoded from the chain
-    in the same order, the last one last. Frames are compared on the cells' LEDs, by which are lit
-    and in which colour (which of green, red and blue are on), not by brightness: breathing lights
-    and the die display taking the waiting rolls in turn follow each board's own clock, and the two
-    clocks start apart (the indicators, turn and die, are left out for that reason)."""
-    here = [_plain(e) for e in items if "event" in e and e["event"] not in DEVICE_EVENTS]
-    there = [_plain(e) for e in report["events"] if "event" in e and e["event"] not in DEVICE_EVENTS]
+    """How a `ludus play` run (its items) and the emulated Pico's (run_session's report) agree.
+
+    Events: the referee's, one for one. Lights: the events cut both runs into the same spans; in each
+    span every cell the board lit (in any of its frames in force then) must be one this run's light
+    scene lit, in the same colour (which of green, red and blue are on) where this run caught it lit,
+    and every steady light of the scene must be on the board. Brightness and the instant are left
+    out: blinking and breathing patterns, and the die display taking the waiting rolls in turn,
+    follow each board's own clock, and the two clocks start apart (the indicators, turn and die, are
+    left out for that reason). docs/play-scripts.md."""
     from ludus.hw.pixels import gamma_table
 
-    table = gamma_table(2.2)  # (as the driver sends them: a dim level can go dark)
-    cells = sorted(set(board.led_of_cell))
-    shown = _distinct(
-        _colours(bytes(table[b] for b in bytes.fromhex(i["grb"])), cells) for i in items if "grb" in i
-    )
-    sent = _distinct(_colours(bytes.fromhex(grb), cells) for _ms, grb in report["frames"])
+    here = [e for e in items if "event" in e and e["event"] not in DEVICE_EVENTS]
+    there = [e for e in report["events"] if "event" in e and e["event"] not in DEVICE_EVENTS]
     out = {
-        "events_equal": here == there,
+        "events_equal": [_plain(e) for e in here] == [_plain(e) for e in there],
         "events": len(there),
         "events_here": len(here),
-        "frames_equal": bool(shown) and bool(sent) and sent[-1] == shown[-1],
-        "frames": len(shown),
         "frames_sent": len(report["frames"]),
         "latches": report["latches"],
         "emulated_ms": report["emulated_ms"],
     }
-    k = 0
-    for n, grb in enumerate(shown):
-        while k < len(sent) and sent[k] != grb:
-            k += 1
-        if k == len(sent):
-            out["frames_equal"] = False
-            out["first_missing_frame"] = n
-            break
-    if here != there:
+    if not out["events_equal"]:
         for k, (a, b) in enumerate(zip(here, there)):
-            if a != b:
-                out["first_difference"] = {"index": k, "here": a, "pico": b}
+            if _plain(a) != _plain(b):
+                out["first_difference"] = {"index": k, "here": _plain(a), "pico": _plain(b)}
                 break
         else:
             out["first_difference"] = {"index": min(len(here), len(there))}
+        out["frames_equal"] = False
+        return out
+    _LED_OF.clear()
+    _LED_OF.update({board.cell_ids[i]: board.led_of_cell[i] for i in range(board.cell_count)})
+    cells = sorted(set(_LED_OF.values()))
+    table = gamma_table(2.2)  # (as the driver sends them: a dim level can go dark)
+    mine = [
+        (i["t"], i["lights"], bytes(table[b] for b in bytes.fromhex(i["grb"]))) for i in items if "grb" in i
+    ]
+    # (the boot's own frames after a restart, its LED sweep, are nothing this run has)
+    booting = report.get("restarts", ())
+    sent = [
+        (ms, None, bytes.fromhex(grb))
+        for ms, grb in report["frames"]
+        if not [1 for down, up in booting if down <= ms <= up + EDGE_MS]
+    ]
+    spans = 0
+    for k in range(len(here)):
+        a = _span(mine, here, k, cells, True)
+        b = _span(sent, there, k, cells, False)
+        if a is None or b is None:
+            continue
+        spans += 1
+        # every cell the board lit, this run's scene lit, in its colour where this run caught it lit;
+        # every steady light of the scene, the board lit (a blinking one may be dark all through a
+        # short span on one board and not on the other)
+        steady = _span(mine, here, k, cells, True, steady_only=True)
+        if [led for led in b if led not in a or (a[led] and a[led] != b[led])] or [
+            led for led in steady if led not in b
+        ]:
+            out["frames_equal"] = False
+            out["first_difference_in_lights"] = {
+                "after_event": k,
+                "here": _lit(a, board),
+                "pico": _lit(b, board),
+            }
+            return out
+    out["frames_equal"] = spans > 0
+    out["spans_compared"] = spans
     return out
 
 
-def _colours(grb, leds):
-    # each of these LEDs as the channels it has on: 0 dark, 1..7 a colour (bits green, red, blue)
-    return bytes((grb[3 * k] > 0) | (grb[3 * k + 1] > 0) << 1 | (grb[3 * k + 2] > 0) << 2 for k in leds)
+def _span(frames, events, k, cells, scene, steady_only=False):
+    # {led: colour bits} the cells showed between event k and the next, edges aside; None if the span
+    # is too short to tell. scene: the lit LEDs come from the frame's `lights` (its meanings, lit
+    # whatever the pattern's phase; steady_only: the steady ones), the colours from its bytes
+    start = events[k]["t" if scene else "ms"] + EDGE_MS
+    end = events[k + 1]["t" if scene else "ms"] - 5 if k + 1 < len(events) else None
+    if end is not None and end <= start:
+        return None
+    lit = {}
+    before = None
+    for frame in frames:
+        if frame[0] <= start:
+            before = frame
+            continue
+        if end is not None and frame[0] > end:
+            break
+        _light(lit, _leds(frame[1], scene, steady_only), frame[2], cells)
+    if before is not None:
+        _light(lit, _leds(before[1], scene, steady_only), before[2], cells)
+    return lit
 
 
-def _distinct(frames):
-    # consecutive repeats dropped: a frame is sent again only when it changes
+def _leds(lights, scene, steady_only):
+    # the cells' LEDs of a frame's `lights` ([cell, meaning, ...]); None for a decoded frame
+    if not scene:
+        return None
+    from ludus.light.palette import MEANING_PATTERN, SOLID
+
+    from ludus_host.lights import MEANING_NAMES
+
     out = []
-    for grb in frames:
-        if not out or out[-1] != grb:
-            out.append(grb)
+    for light in lights:
+        led = _LED_OF.get(light[0])
+        if led is not None and not (steady_only and MEANING_PATTERN[MEANING_NAMES.index(light[1])] != SOLID):
+            out.append(led)
     return out
+
+
+def _light(lit, leds, grb, cells):
+    for led in leds if leds is not None else cells:
+        bits = (grb[3 * led] > 0) | (grb[3 * led + 1] > 0) << 1 | (grb[3 * led + 2] > 0) << 2
+        if bits or leds is not None:
+            lit[led] = lit.get(led, 0) | bits
+
+
+def _lit(lit, board):
+    names = {board.led_of_cell[i]: board.cell_ids[i] for i in range(board.cell_count)}
+    return sorted("%s:%d" % (names.get(led, led), bits) for led, bits in lit.items())
 
 
 def _plain(e):

@@ -75,10 +75,11 @@ def _tree_digest(tree):
 def run_session(tree, steps, board, end_ms=500):
     """Start the staged TREE on the emulated Pico (its littlefs image kept in build/pico-fs), play
     STEPS once the self-test is done, and return a report: the firmware's JSON lines after the
-    self-test (`ms` from it), the LED frames decoded from the chain (ms, GRB hex), the latches, the
-    emulated time. A step that restarts the board (a `test_start`, a power cut) waits for the new
-    self-test, and the steps after it keep their distance from it (the board's boot takes seconds
-    here; in `ludus play` none)."""
+    self-test (`ms` from it), the first boot's line, the LED frames decoded from the chain (ms, GRB
+    hex), the restarts (ms down, ms of the self-test after), the latches, the emulated time. A step
+    that restarts the board (a `test_start`, a power cut) waits for the new self-test, and the steps
+    after it keep their distance from it (the board's boot takes seconds here; in `ludus play`
+    none)."""
     from ludus.config import read_config
 
     with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
@@ -91,6 +92,7 @@ def run_session(tree, steps, board, end_ms=500):
         seen = len(emu.events)
         frames0 = len(emu.frames)
         offset = 0
+        restarts = []  # (ms the board went down, ms of its self-test after), from the first self-test
         steps = _button_edges(steps)
         for k, step in enumerate(steps):
             wait = step["at"] + offset - (emu.ms - t0)
@@ -107,6 +109,7 @@ def run_session(tree, steps, board, end_ms=500):
             if "button" in step:
                 emu.press(step["button"])
             if step.get("restarts"):
+                down = emu.ms - t0
                 if step.get("power"):
                     emu.cut(0)
                 # (the pieces the board boots with: the next step's, if it sets them up at once)
@@ -119,6 +122,7 @@ def run_session(tree, steps, board, end_ms=500):
                 if again is None:
                     raise PicoError("the emulated Pico did not come back:\n" + emu.usb[-3000:])
                 offset = again["ms"] - t0 + 200 - step["at"]
+                restarts.append((round(down), round(again["ms"] - t0)))
         if end_ms > 0:
             emu.run(end_ms)
         stats = emu.stats()
@@ -127,6 +131,10 @@ def run_session(tree, steps, board, end_ms=500):
             "self_test": self_test,
             "events": events,
             "frames": [(round(ms - t0), grb) for ms, grb in emu.frames[frames0:]],
+            "restarts": restarts,
+            "boot": next(
+                (dict(e, ms=round(e["ms"] - t0)) for e in emu.events[:seen] if e.get("event") == "boot"), None
+            ),
             "latches": stats["latches"],
             "emulated_ms": round(emu.ms - t0),
         }

@@ -72,6 +72,27 @@ def test_the_flashed_firmware_runs_on_the_emulated_pico_and_hands_over_to_mpremo
     ]
 
 
+def test_set_config_resets_the_board_and_it_boots_with_the_new_configuration(harness, tree):
+    # (a boot in place after the command, as set_config did before, hung the emulated Pico after its
+    # second `boot` line: the board now replies, then resets as at power-up)
+    from ludus.config import read_config
+    from ludus_host.simboard import load_board
+
+    with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
+        config = read_config(f.read())[0]
+    with pico.booted_pico(tree, load_board("checkers"), config) as emu:
+        assert emu.wait(lambda e: e.get("event") == "self_test", 90000)
+        new = dict(config, brightness=17)
+        reply = emu.command("set_config", config=new)
+        assert reply and reply["ok"] and reply["restart"], reply
+        again = emu.wait(lambda e: e.get("event") == "self_test", 90000)
+        assert again and again["ok"]
+        assert [n for n in emu.notes if n.get("reset") == "machine"]  # machine.reset(), not a boot in place
+        assert len([e for e in emu.events if e.get("event") == "boot"]) == 2
+        shown = emu.command("config")
+        assert shown and shown["config"]["brightness"] == 17
+
+
 def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, tree):
     # the harness's board (host_tools/pico_emu/board.mjs): a 74HC165 chain answering the firmware's
     # SH/LD pin and SPI0 reads with the sensor lines, and the WS2812 chain decoded from GPIO 15
@@ -105,7 +126,9 @@ def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, 
     assert abs(report["latches"] - 8 - report["emulated_ms"] / 20) < 10  # (8: the self-test's reads)
     last = report["frames"][-1][1]
     assert len(report["frames"]) > 5 and len(last) == 2 * 3 * board.led_count
-    assert bytes.fromhex(last) != bytes(3 * board.led_count)
+    # (the turn LED breathes, dark for a moment at this brightness: some frame of the last second lit)
+    recent = [grb for ms, grb in report["frames"] if ms > report["emulated_ms"] - 1000]
+    assert [grb for grb in recent if bytes.fromhex(grb) != bytes(3 * board.led_count)]
     assert not [e for e in events if e.get("event") in ("fault", "safe_mode")]
 
 

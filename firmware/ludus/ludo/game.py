@@ -29,7 +29,17 @@ from ludus.ludo.moves import (  # noqa: F401 - the move kinds and phases, re-exp
     _move_class,
 )
 from ludus.ludo.rules import PRESET_NAMES, RuleSet, rules_from_spec  # noqa: F401
-from ludus.runtime import transient
+from ludus.runtime import CODE_IN_RAM, transient
+
+TEXT_MODULE = "ludus.ludo.text"  # notation: 5 KB of code, off the heap between uses (files mode)
+
+
+def _text():
+    # the notation's module: loaded for each use where the code sits in the heap, kept where it is read
+    # in place (ludus.runtime.CODE_IN_RAM)
+    if CODE_IN_RAM:
+        return transient(TEXT_MODULE)
+    return __import__(TEXT_MODULE, None, None, ("_",))
 
 
 class LudoGame:
@@ -271,22 +281,21 @@ class LudoGame:
 
         return auto_play(self, next_roll)
 
-    # --- text forms (ludus.ludo.text, loaded when first used; ludus.ludo.why, loaded for each use on
-    # MicroPython: see ludus.runtime.transient; ludus.ludo.check, loaded when a position is read) --------
+    # --- text forms (ludus.ludo.why, loaded for each use on MicroPython: see ludus.runtime.transient;
+    # ludus.ludo.text too where code sits in the heap, but kept through a record's replay: see
+    # TEXT_MODULE; ludus.ludo.check, loaded when a position is read) -----------------------------------
+
+    TEXT_MODULE = TEXT_MODULE
 
     def parse_move(self, text):
         """The legal move written as text (as str(move) prints it; the `via`, `lap` and `x` parts may be
         left out, and `to` may name the square first landed on). NotationError if malformed,
         IllegalMoveError naming the rule if well-formed but not legal here."""
-        from ludus.ludo.text import parse_move
-
-        return parse_move(self, text)
+        return _text().parse_move(self, text)
 
     def notation(self):
         """The position as text: `ludo RULES key=value ...`; from_notation() reads it back."""
-        from ludus.ludo.text import notation
-
-        return notation(self)
+        return _text().notation(self)
 
     def __str__(self):
         return self.notation()
@@ -402,6 +411,4 @@ def start_position(spec, seats=None):
 
 def from_notation(text):
     """A game from its notation (as game.notation() prints it). NotationError names the problem."""
-    from ludus.ludo.text import from_notation
-
-    return from_notation(text, LudoGame)
+    return _text().from_notation(text, LudoGame)

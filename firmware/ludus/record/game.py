@@ -1,10 +1,12 @@
 """Game records: the start, options, dice commitment (and later the seed) and every action of a game,
 saved as JSON, so the game can be rebuilt exactly and its rolls checked against the revealed seed."""
 
+import sys
+
 from ludus.dice import Dice, commitment, seed_from_hex
 from ludus.errors import LudusError, NotationError, StateError
 from ludus.record.actions import ActionLog, apply_action, is_roll_action, roll_text
-from ludus.runtime import transient
+from ludus.runtime import forget, transient
 
 
 def _codec():
@@ -137,11 +139,19 @@ class GameRecord:
         game = self._new_game(position)
         if not history and hasattr(game, "max_undo"):
             game.max_undo = 0
-        for i, action in enumerate(self.actions):
-            try:
-                apply_action(game, action)
-            except LudusError as exc:
-                raise type(exc)("action #%d %r: %s" % (i, action, exc)) from None
+        # a game whose notation is loaded for each use (ludus.runtime.transient) keeps it loaded
+        # through the replay: one import, not one per move
+        text = getattr(game, "TEXT_MODULE", None)
+        pinned = text is not None and text not in sys.modules and __import__(text) is not None
+        try:
+            for i, action in enumerate(self.actions):
+                try:
+                    apply_action(game, action)
+                except LudusError as exc:
+                    raise type(exc)("action #%d %r: %s" % (i, action, exc)) from None
+        finally:
+            if pinned:
+                forget(text)
         return game
 
     def verify(self, position=None):
