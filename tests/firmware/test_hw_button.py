@@ -1,5 +1,5 @@
 """The die button driver against a fake pin: debouncing, short and long presses, contact bounce, a noisy
-line, tick wrap-around, no allocation. Runs on both runtimes."""
+line, a tap while the loop stalls, tick wrap-around, no allocation. Runs on both runtimes."""
 
 import ludus.referee.states as states
 import support
@@ -51,6 +51,40 @@ def test_a_noisy_line_shorter_than_the_debounce_makes_no_press():
     pin = FakePin()
     noise = [(5, 0), (10, 1)] * 40
     assert _run(Button(pin), pin, [(100, 1)] + noise + [(100, 1)]) == []
+
+
+def test_a_tap_inside_a_stall_of_the_loop_is_still_a_press():
+    # the loop held 70 ms (a flash erase) while a 60 ms tap came and went: the pin's latched edge
+    pin = FakePin()
+    b = Button(pin)
+    assert [b.poll(t) for t in (0, 20, 40)] == [NO_PRESS] * 3
+    pin.value(0)
+    pin.value(1)
+    assert b.poll(110) == SHORT_PRESS  # (the polls around the tap 70 ms apart)
+    assert [b.poll(t) for t in (130, 150, 170)] == [NO_PRESS] * 3  # once
+    # at the ordinary spacing the same edge is bounce (polling sees every real press there)
+    pin.value(0)
+    pin.value(1)
+    assert [b.poll(t) for t in (190, 210, 230)] == [NO_PRESS] * 3
+    # a press held through the stall and seen down after it is an ordinary press, reported once
+    pin.value(0)
+    events = [b.poll(t) for t in (300, 320, 340)]
+    pin.value(1)
+    events += [b.poll(t) for t in (360, 380, 400)]
+    assert [e for e in events if e] == [SHORT_PRESS]
+
+    # a pin without irq() (polling alone): the tap inside the stall is lost, as before
+    class Plain:
+        level = 1
+
+        def value(self):
+            return self.level
+
+    plain = Plain()
+    b = Button(plain)
+    b.poll(0)
+    b.poll(20)
+    assert b.poll(110) == NO_PRESS
 
 
 def test_active_high_wiring():

@@ -7,7 +7,13 @@ Peter Hinch's micropython-async Pushbutton, but polled by the main loop instead 
 A short press is reported when the button is let go before LONG_MS; a long press as soon as it has been
 held LONG_MS (the player sees the board react while still holding it), and its release reports nothing.
 A change counts only once the pin has read the same for DEBOUNCE_MS, so contact bounce and a noisy
-line make no presses. poll() allocates nothing."""
+line make no presses. poll() allocates nothing.
+
+A press shorter than a stall of the loop (a flash erase holds the RP2040 45 ms or more, a collection up
+to 25 ms) falls between two polls and polling alone never sees it: found on the emulated Pico, where a
+60 ms tap right after a move was lost. A pin with irq() (machine.Pin) therefore latches the pressing
+edge; a latched edge counts as a short press when the polls around it were more than GAP_MS apart and
+neither saw the button down (bounce at ordinary tick spacing still makes no press)."""
 
 from ludus.runtime import const
 
@@ -18,6 +24,7 @@ LONG_PRESS = const(2)
 
 DEBOUNCE_MS = const(20)
 LONG_MS = const(800)  # ludus play's long press holds the button this long
+GAP_MS = const(45)  # polls further apart than this: the loop stalled, and a latched edge is a press
 
 
 class Button:
@@ -34,10 +41,25 @@ class Button:
         self._raw_since = 0
         self._down_since = 0
         self._long_sent = False
+        self._edge = False  # a pressing edge latched by the pin's interrupt since the last poll
+        self._polled = None  # the last poll's time
+        irq = getattr(pin, "irq", None)
+        if irq is not None:  # (the handler, bound once here, allocates nothing when it runs)
+            irq(self._latch, pin.IRQ_FALLING if active_low else pin.IRQ_RISING)
+
+    def _latch(self, pin):
+        self._edge = True
 
     def poll(self, now_ms):
         """The event of this tick: NO_PRESS, SHORT_PRESS or LONG_PRESS."""
         raw = (self.pin.value() == 0) == self.active_low
+        edge = self._edge
+        self._edge = False
+        last = self._polled
+        self._polled = now_ms
+        if edge and not raw and not self._raw and not self.down and last is not None:
+            if (now_ms - last) & 0x3FFFFFFF > GAP_MS:
+                return SHORT_PRESS  # pressed and let go between two polls the loop held apart
         if raw != self._raw:
             self._raw = raw
             self._raw_since = now_ms

@@ -3,17 +3,31 @@ the simulator: a pin (value()), driven by a test or a script."""
 
 
 class FakePin:
-    """A pin-like object: value() reads it, value(v) sets it (as a test or a script drives the line).
-    Starts at `level` (1: a pulled-up input with nothing pressing it)."""
+    """A pin-like object: value() reads it, value(v) sets it (as a test or a script drives the line),
+    and irq() calls its handler on the edges it asks for, as machine.Pin does. Starts at `level` (1: a
+    pulled-up input with nothing pressing it)."""
+
+    IRQ_FALLING = 4  # (machine.Pin's values on the rp2 port)
+    IRQ_RISING = 8
 
     def __init__(self, level=1):
         self.level = level
+        self.handler = None
+        self.trigger = 0
 
     def value(self, v=None):
         if v is None:
             return self.level
+        old = self.level
         self.level = 1 if v else 0
+        if self.handler is not None and old != self.level:
+            if self.trigger & (self.IRQ_FALLING if old else self.IRQ_RISING):
+                self.handler(self)
         return None
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING):
+        self.handler = handler
+        self.trigger = trigger
 
 
 class PowerCut(Exception):
