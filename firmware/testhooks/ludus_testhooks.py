@@ -31,7 +31,7 @@ def command(device, cmd, link):
             or not 0 < len(rolls) + len(forced) <= MAX_ROLLS
             or [r for r in rolls if type(r) is not int or not 1 <= r <= 6]
         ):
-            link.error(cmd, 'test_die takes "rolls": 1 to %d numbers 1..6 in all, waiting' % MAX_ROLLS)
+            link.error(cmd, 'test_die takes "rolls": numbers 1..6, at most %d waiting in all' % MAX_ROLLS)
             return
         forced.extend(rolls)
         link.reply(cmd, {"ok": True, "waiting": len(forced)})
@@ -39,6 +39,16 @@ def command(device, cmd, link):
     state = cmd.get("state")
     if not isinstance(state, dict) or not isinstance(state.get("record"), str):
         link.error(cmd, 'test_start takes "state": a referee state with its "record" (ludus play\'s start)')
+        return
+    try:  # checked before anything is given up: a start the board would not restore is refused here
+        from ludus.dice import seed_from_hex
+        from ludus.record.game import GameRecord
+
+        device.app.referee.adapter.position(GameRecord.from_json(state["record"]).start)
+        if state.get("seed") is not None:
+            seed_from_hex(state["seed"])
+    except Exception as exc:
+        link.error(cmd, "test_start: %s: nothing changed" % (exc,))
         return
     journal = device.journal
     if journal.unfinished():

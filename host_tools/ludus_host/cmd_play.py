@@ -147,7 +147,6 @@ def _tail(ticks, steps):
     return last + 400 - (steps[-1]["at"] if steps else 0)
 
 
-_LED_OF = {}  # cell id -> LED, of the board compared
 EDGE_MS = 40  # a frame this close to an event is either side of it: the event's line and the frame
 # leave the board in the same tick, and USB may bring the line after the chain has the frame
 
@@ -163,6 +162,9 @@ def compare(items, report, board):
     follow each board's own clock, and the two clocks start apart (the indicators, turn and die, are
     left out for that reason). docs/play-scripts.md."""
     from ludus.hw.pixels import gamma_table
+    from ludus.light.palette import MEANING_PATTERN, SOLID
+
+    from ludus_host.lights import MEANING_NAMES
 
     here = [e for e in items if "event" in e and e["event"] not in DEVICE_EVENTS]
     there = [e for e in report["events"] if "event" in e and e["event"] not in DEVICE_EVENTS]
@@ -183,33 +185,40 @@ def compare(items, report, board):
             out["first_difference"] = {"index": min(len(here), len(there))}
         out["frames_equal"] = False
         return out
-    _LED_OF.clear()
-    _LED_OF.update({board.cell_ids[i]: board.led_of_cell[i] for i in range(board.cell_count)})
-    cells = sorted(set(_LED_OF.values()))
+    led_of = {board.cell_ids[i]: board.led_of_cell[i] for i in range(board.cell_count)}
+    cells = sorted(set(led_of.values()))
+    steady = {MEANING_NAMES[m] for m in range(len(MEANING_NAMES)) if MEANING_PATTERN[m] == SOLID}
     table = gamma_table(2.2)  # (as the driver sends them: a dim level can go dark)
-    mine = [
-        (i["t"], i["lights"], bytes(table[b] for b in bytes.fromhex(i["grb"]))) for i in items if "grb" in i
-    ]
-    # (the boot's own frames after a restart, its LED sweep, are nothing this run has)
+    # this run's frames: (time, the cells' LEDs its scene lit, the steady ones among them, the bytes)
+    mine = []
+    for i in items:
+        if "grb" in i:
+            lit = [(led_of[li[0]], li[1] in steady) for li in i["lights"] if li[0] in led_of]
+            grb = bytes(table[b] for b in bytes.fromhex(i["grb"]))
+            mine.append((i["t"], [led for led, _ in lit], [led for led, s in lit if s], grb))
+    # the board's: every cell LED is looked at (the boot's own frames after a restart, its LED sweep,
+    # are nothing this run has)
     booting = report.get("restarts", ())
     sent = [
-        (ms, None, bytes.fromhex(grb))
+        (ms, cells, None, bytes.fromhex(grb))
         for ms, grb in report["frames"]
         if not [1 for down, up in booting if down <= ms <= up + EDGE_MS]
     ]
+    times_here = [e["t"] for e in here]
+    times_there = [e["ms"] for e in there]
     spans = 0
     for k in range(len(here)):
-        a = _span(mine, here, k, cells, True)
-        b = _span(sent, there, k, cells, False)
+        a = _span(mine, times_here, k, 1)
+        b = _span(sent, times_there, k, 1, lit_only=True)
         if a is None or b is None:
             continue
         spans += 1
         # every cell the board lit, this run's scene lit, in its colour where this run caught it lit;
         # every steady light of the scene, the board lit (a blinking one may be dark all through a
         # short span on one board and not on the other)
-        steady = _span(mine, here, k, cells, True, steady_only=True)
+        must = _span(mine, times_here, k, 2)
         if [led for led in b if led not in a or (a[led] and a[led] != b[led])] or [
-            led for led in steady if led not in b
+            led for led in must if led not in b
         ]:
             out["frames_equal"] = False
             out["first_difference_in_lights"] = {
@@ -223,49 +232,29 @@ def compare(items, report, board):
     return out
 
 
-def _span(frames, events, k, cells, scene, steady_only=False):
-    # {led: colour bits} the cells showed between event k and the next, edges aside; None if the span
-    # is too short to tell. scene: the lit LEDs come from the frame's `lights` (its meanings, lit
-    # whatever the pattern's phase; steady_only: the steady ones), the colours from its bytes
-    start = events[k]["t" if scene else "ms"] + EDGE_MS
-    end = events[k + 1]["t" if scene else "ms"] - 5 if k + 1 < len(events) else None
+def _span(frames, times, k, which, lit_only=False):
+    # {led: colour bits} of the LEDs frame[which] names, over the frames in force between event k and
+    # the next, edges aside (lit_only: only those with a channel on); None if too short to tell
+    start = times[k] + EDGE_MS
+    end = times[k + 1] - 5 if k + 1 < len(times) else None
     if end is not None and end <= start:
         return None
-    lit = {}
-    before = None
+    shown = []
     for frame in frames:
         if frame[0] <= start:
-            before = frame
-            continue
-        if end is not None and frame[0] > end:
+            shown = [frame]  # (the one in force when the span starts)
+        elif end is None or frame[0] <= end:
+            shown.append(frame)
+        else:
             break
-        _light(lit, _leds(frame[1], scene, steady_only), frame[2], cells)
-    if before is not None:
-        _light(lit, _leds(before[1], scene, steady_only), before[2], cells)
+    lit = {}
+    for frame in shown:
+        grb = frame[3]
+        for led in frame[which]:
+            bits = (grb[3 * led] > 0) | (grb[3 * led + 1] > 0) << 1 | (grb[3 * led + 2] > 0) << 2
+            if bits or not lit_only:
+                lit[led] = lit.get(led, 0) | bits
     return lit
-
-
-def _leds(lights, scene, steady_only):
-    # the cells' LEDs of a frame's `lights` ([cell, meaning, ...]); None for a decoded frame
-    if not scene:
-        return None
-    from ludus.light.palette import MEANING_PATTERN, SOLID
-
-    from ludus_host.lights import MEANING_NAMES
-
-    out = []
-    for light in lights:
-        led = _LED_OF.get(light[0])
-        if led is not None and not (steady_only and MEANING_PATTERN[MEANING_NAMES.index(light[1])] != SOLID):
-            out.append(led)
-    return out
-
-
-def _light(lit, leds, grb, cells):
-    for led in leds if leds is not None else cells:
-        bits = (grb[3 * led] > 0) | (grb[3 * led + 1] > 0) << 1 | (grb[3 * led + 2] > 0) << 2
-        if bits or leds is not None:
-            lit[led] = lit.get(led, 0) | bits
 
 
 def _lit(lit, board):

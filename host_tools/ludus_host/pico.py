@@ -150,8 +150,7 @@ def _button_edges(steps):
             out.append({"at": step["at"] + step["press"], "button": False})
         else:
             out.append(step)
-    order = {id(s): k for k, s in enumerate(out)}
-    return sorted(out, key=lambda s: (s["at"], order[id(s)]))
+    return sorted(out, key=lambda s: s["at"])  # (stable: steps at one time keep their order)
 
 
 MAX_SESSION_MS = 10 * 60 * 1000  # the emulator runs every millisecond of it, at a quarter of the speed
@@ -217,8 +216,7 @@ def session_from_ticks(ticks, board, offset_ms=200):
             steps.append({"at": max(restarted, at - 60), "press": 60})
         elif button == 2:
             steps.append({"at": max(restarted, at - 800), "press": 900})
-    order = {id(s): k for k, s in enumerate(steps)}
-    return sorted(steps, key=lambda s: (s["at"], order[id(s)]))
+    return sorted(steps, key=lambda s: s["at"])  # (stable: steps at one time keep their order)
 
 
 class EmulatedPico:

@@ -63,6 +63,7 @@ def test_a_hooked_board_sets_up_a_position_and_forces_the_dice():
         b.at(700, lambda: b.send({"cmd": "test_die", "id": 3, "rolls": [7]}))
         b.at(740, lambda: b.send({"cmd": "test_die", "id": 4, "rolls": "6"}))
         b.at(800, lambda: b.send({"cmd": "test_start", "id": 5, "state": {"seed": "00"}}))
+        b.at(840, lambda: b.send({"cmd": "test_start", "id": 6, "state": {"record": "not a record"}}))
         b.at(900, lambda: b.platform.pin.value(0))  # the die button, pressed ...
         b.at(980, lambda: b.platform.pin.value(1))  # ... and let go
         b.run(2000)
@@ -80,5 +81,6 @@ def test_a_hooked_board_sets_up_a_position_and_forces_the_dice():
     assert replies[2]["ok"] and replies[2]["waiting"] == 1
     assert not replies[3]["ok"] and "1..6" in replies[3]["error"]
     assert not replies[4]["ok"] and not replies[5]["ok"] and "record" in replies[5]["error"]
+    assert not replies[6]["ok"] and "nothing changed" in replies[6]["error"] and b.resets == 1
     rolls = b.events("roll")
     assert [(r["seat"], r["value"]) for r in rolls] == [(0, 3)], rolls  # the forced roll, green's

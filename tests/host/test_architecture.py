@@ -45,7 +45,7 @@ ALLOWED = {
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "main": None,  # the entry point wires everything together
     # the test hooks, beside the package on a test build only: they take the device they are given
-    "testhooks.ludus_testhooks": set(),
+    "testhooks.ludus_testhooks": BASE | {"ludus.record", "ludus.dice"},
     "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
 }
 

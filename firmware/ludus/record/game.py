@@ -142,7 +142,10 @@ class GameRecord:
         # a game whose notation is loaded for each use (ludus.runtime.transient) keeps it loaded
         # through the replay: one import, not one per move
         text = getattr(game, "TEXT_MODULE", None)
-        pinned = text is not None and text not in sys.modules and __import__(text) is not None
+        pinned = None
+        if text is not None and text not in sys.modules:
+            __import__(text)
+            pinned = text
         try:
             for i, action in enumerate(self.actions):
                 try:
@@ -150,8 +153,8 @@ class GameRecord:
                 except LudusError as exc:
                     raise type(exc)("action #%d %r: %s" % (i, action, exc)) from None
         finally:
-            if pinned:
-                forget(text)
+            if pinned is not None:
+                forget(pinned)
         return game
 
     def verify(self, position=None):
