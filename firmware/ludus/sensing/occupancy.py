@@ -170,6 +170,11 @@ class Occupancy:
             return self._publish(now_ms)
         return False
 
+    def busy(self):
+        """True while a reading is in its debounce or the board is not yet still: the times at which the
+        next change is taken are near, so the main loop reads the sensors more often then."""
+        return self.unsettled or self._pending > 0
+
     # The helpers below keep few local names and use while loops (hot path: docs/architecture.md).
 
     def _debounce(self, raw, now):
