@@ -439,9 +439,10 @@ def test_action_log_is_a_list_of_texts_kept_in_fixed_chunks():
     assert len(log) == 400 and log == texts and list(log) == texts
     assert log[0] == texts[0] and log[-1] == texts[-1] and log[137] == texts[137] and log[-400] == texts[0]
     assert log[5:8] == texts[5:8]
-    # the text itself, one newline each, in 512-byte chunks that are never grown or copied
-    assert sum(log._fills) == sum(len(t) + 1 for t in texts)
-    assert all(len(c) == ActionLog.CHUNK for c in log._chunks) and len(log._chunks) < 400 * 16 // 512 + 2
+    # a roll in one byte, a move's "green." in one, one newline each, in 512-byte chunks that are never
+    # grown or copied
+    assert sum(log._fills) == sum(2 if t.startswith("roll") else len(t) - 5 + 1 for t in texts)
+    assert all(len(c) == ActionLog.CHUNK for c in log._chunks) and len(log._chunks) < 400 * 11 // 512 + 2
     # popping back across chunk boundaries and appending again
     for k in range(399, 99, -1):
         assert log.pop() == texts[k]
@@ -464,6 +465,40 @@ def test_action_log_is_a_list_of_texts_kept_in_fixed_chunks():
     assert len(log) == 0 and not log._chunks
     log.append("roll 2")
     assert list(log) == ["roll 2"]
+
+
+def test_action_log_gives_back_every_text_as_it_was_given():
+    # the packed forms (rolls, Ludo's colour words) and everything that only looks like them
+    from ludus.record import ActionLog
+
+    texts = [
+        "roll 1",
+        "roll 6 6",
+        "roll 3 5",
+        "roll 7",  # not a die value: kept as text
+        "roll 0 2",
+        "roll 12",
+        "roll 6  6",
+        "roll",
+        "",
+        "6 green.0 base-t0",
+        "5 yellow.1+yellow.2 t3-t8 x red.0 x blue.3",
+        "green.",
+        "greenred.",
+        "h7-h16",
+        "pass",
+        "Ærø blue.0",  # not ASCII: kept as its UTF-8, colour words and all
+        "\xf8",
+        "\x86",
+        "ÿ",
+    ]
+    log = ActionLog(texts)
+    assert list(log) == texts and [log[k] for k in range(len(texts))] == texts
+    assert [log.pop() for _ in range(len(texts))] == texts[::-1] and not log
+    # the sizes kept: a roll one byte, each colour word one, other text as it is, a newline each
+    for text, size in (("roll 4", 2), ("roll 2 3", 2), ("roll 7", 7), ("4 red.0 t1-t5", 11), ("h7-h16", 7)):
+        one = ActionLog([text])
+        assert one._fills == [size] and one[0] == text, (text, one._fills)
 
 
 def test_a_move_text_with_spaces_at_its_ends_or_a_newline_is_not_recorded():

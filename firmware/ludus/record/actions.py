@@ -40,14 +40,59 @@ def roll_text(values):
     return ROLL + " " + " ".join([str(v) for v in values])
 
 
+# Ludo's colour words, each kept as one byte in an ActionLog (0xF8-0xFB never occur in UTF-8)
+_WORDS = ((b"green.", b"\xf8"), (b"yellow.", b"\xf9"), (b"red.", b"\xfa"), (b"blue.", b"\xfb"))
+
+
+def _packed(text):
+    # An action as an ActionLog keeps it: a roll in one byte (0x80 | a, or 0x80 | a << 3 | b for two
+    # dice: continuation bytes, which cannot begin UTF-8 text), the colour words of an ASCII move text
+    # in one byte each, any other text as its UTF-8 after a 0xFF (never in UTF-8).
+    data = text.encode()
+    if b"\n" in data:
+        raise NotationError("action %r: a newline cannot be recorded" % (text,))
+    n = len(data)
+    if (n == 6 or n == 8) and data.startswith(b"roll "):
+        a = data[5] - 48
+        if 1 <= a <= 6:
+            if n == 6:
+                return bytes((0x80 | a,))
+            b = data[7] - 48
+            if data[6] == 32 and 1 <= b <= 6:
+                return bytes((0x80 | a << 3 | b,))
+    if n != len(text):  # (more bytes than characters: not ASCII)
+        return b"\xff" + data
+    for word, code in _WORDS:
+        if word in data:
+            data = data.replace(word, code)
+    return data
+
+
+def _unpacked(chunk, start, end):
+    # the text of the action kept at chunk[start:end] (see _packed)
+    data = bytes(memoryview(chunk)[start:end])
+    if end - start == 1 and data[0] & 0xC0 == 0x80:
+        a = data[0] & 0x3F
+        if a < 8:
+            return ROLL + " " + str(a)
+        return "%s %d %d" % (ROLL, a >> 3, a & 7)
+    if data and data[0] == 0xFF:
+        return str(data[1:], "utf-8")
+    for word, code in _WORDS:
+        if code in data:
+            data = data.replace(code, word)
+    return str(data, "utf-8")
+
+
 class ActionLog:
     """The actions of a game in order, list-like (append, pop, len, index, iterate, compare with a list),
-    kept as UTF-8 text, each action ended by a newline, in fixed 512-byte chunks: an action costs its
-    length plus one byte, where a list of str costs about 60 bytes an action on the 64-bit unix port and
-    30 on the Pico. A four-player Ludo game runs to a thousand actions and more; its record must not be
-    what runs the board out of RAM. Nothing here grows in place: a growing buffer or index would need
-    its old and new copy at once, in one block, on a heap fragmented by a long game. Reading an action
-    makes its str (a move being undone, a record being saved)."""
+    kept in fixed 512-byte chunks, each action ended by a newline: a roll in one byte, a move as its
+    text with Ludo's colour words in one byte each (about 12 bytes a Ludo move, 7 a checkers move),
+    where a list of str costs about 60 bytes an action on the 64-bit unix port and 30 on the Pico. A
+    four-player Ludo game runs to a thousand actions and more; its record must not be what runs the
+    board out of RAM. Nothing here grows in place: a growing buffer or index would need its old and
+    new copy at once, in one block, on a heap fragmented by a long game. Reading an action makes its
+    str (a move being undone, a record being saved)."""
 
     CHUNK = 512
 
@@ -60,9 +105,7 @@ class ActionLog:
             self.append(action)
 
     def append(self, text):
-        data = text.encode()
-        if b"\n" in data:
-            raise NotationError("action %r: a newline cannot be recorded" % (text,))
+        data = _packed(text)
         n = len(data) + 1
         chunks = self._chunks
         if not chunks or self._fills[-1] + n > len(chunks[-1]):
@@ -106,13 +149,13 @@ class ActionLog:
         if not 0 <= i < self._n:
             raise IndexError("action index out of range")
         ci, start, end = self._locate(i)
-        return str(memoryview(self._chunks[ci])[start:end], "utf-8")
+        return _unpacked(self._chunks[ci], start, end)
 
     def pop(self):
         if not self._n:
             raise IndexError("pop from an empty action log")
         ci, start, end = self._locate(self._n - 1)
-        text = str(memoryview(self._chunks[ci])[start:end], "utf-8")
+        text = _unpacked(self._chunks[ci], start, end)
         self._n -= 1
         if start == 0:  # its chunk is empty now
             self._chunks.pop()
@@ -149,7 +192,7 @@ class ActionLog:
             start = 0
             for _ in range(self._counts[ci]):
                 end = chunk.find(b"\n", start)
-                yield str(memoryview(chunk)[start:end], "utf-8")
+                yield _unpacked(chunk, start, end)
                 start = end + 1
 
     def __eq__(self, other):
