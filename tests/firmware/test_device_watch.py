@@ -4,7 +4,6 @@ magnet moved is taken when its debounce and settle are over, not up to a tick or
 the fake platform's board time, in ms. Runs on both runtimes."""
 
 from device_bench import Bench
-
 from ludus.device import SENSE_MS, TICK_MS
 
 DEBOUNCE_SETTLE_MS = 30 + 200  # ludus.sensing.occupancy's defaults
@@ -86,7 +85,6 @@ def test_at_rest_the_loop_ticks_every_20_ms_and_a_bounce_between_ticks_is_ignore
     assert 600 // TICK_MS + 1 <= counts["c"] - counts["b"] <= 600 // TICK_MS + 3, counts
     assert [c for c in watch.changes if c > b.start + 1000] == [], watch.changes
     assert not b.events("refused") and not b.events("move")
-
 
 
 def _three_readings(app):
