@@ -109,3 +109,31 @@ def test_the_reading_between_ticks_allocates_nothing_and_sees_a_magnet_moved():
     assert app.touched() is True and app.busy() is False
     b.platform.put(b.cell("h7"), 1)
     assert app.touched() is False
+
+
+def test_no_collection_runs_while_a_change_is_taken_in():
+    # A command 100 ms before a lift leaves the heap to collect 200 ms after it: in the middle of the
+    # lift's debounce and settle. The collection waits until the board has settled (a collection in a
+    # tick before the settle would make the lift's lights late by the collection's time).
+    b, watch = _bench()
+    seen = []  # (ms, the occupancy busy, collections so far), every ms
+
+    def sample(now):
+        if b.device.app is not None:
+            seen.append((now, b.device.app.referee.occ.busy(), b.device.stats["gc"]))
+
+    each = b.platform.each_ms
+
+    def every_ms(now):
+        each(now)
+        sample(now)
+
+    b.platform.each_ms = every_ms
+    b.at(1900, lambda: b.send({"cmd": "hello", "id": 1}))
+    b.at(2000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.run(3000)
+    during = [k for k in range(1, len(seen)) if seen[k - 1][1] and seen[k][1] and seen[k][2] > seen[k - 1][2]]
+    assert during == [], [seen[k] for k in during]
+    lifted = [s for s in seen if s[0] >= b.start + 2000]
+    assert lifted[0][1] or lifted[5][1]  # (the lift was being taken in ...)
+    assert lifted[-1][2] > lifted[0][2]  # (... and the collection came once it was settled)
