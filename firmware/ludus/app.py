@@ -53,10 +53,6 @@ class App:
         # one level per sensor channel: ADC readings (analog) or 0/1 (digital)
         analog = board.sensor_kind == "analog"
         self.levels = array("H" if analog else "B", bytes((2 if analog else 1) * board.channel_count))
-        # a second reading, taken between ticks to see a piece move without waiting for the next one.
-        # Digital boards only: their read is one SPI transfer (0.19 ms on the RP2040), while an analog
-        # reading is never twice the same and its scan selects and reads every channel in turn
-        self.probe = None if analog else array("B", bytes(board.channel_count))
         scene = default_scene(board, config["budget_ma"])
         scene.set_brightness(config["brightness"])
         bots = players = None
@@ -112,21 +108,6 @@ class App:
                 self.pixels.write(frame)
                 self.sent[:] = frame
         return bool(changed or events)
-
-    def busy(self):
-        """True while a change is being taken in (a reading in its debounce, the board not yet still):
-        the loop then ticks every SENSE_MS (ludus.device), so the debounce and settle end on time
-        instead of at the next 20 ms tick. Digital boards only (see probe)."""
-        return self.probe is not None and self.referee.occ.busy()
-
-    def touched(self):
-        """Read the sensors again (digital boards): True if any differs from the last step's reading.
-        The loop asks between ticks, so a piece moved is seen within SENSE_MS. Allocates nothing."""
-        probe = self.probe
-        if probe is None:
-            return False
-        self.sensors.read(probe)
-        return probe != self.levels
 
     def _keep(self, events):
         # the journal follows the game record: its start, each action added or taken back, its end

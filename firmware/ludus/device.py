@@ -22,9 +22,6 @@ from ludus.link import PROTOCOL, Link
 from ludus.runtime import const, mem_free, transient
 
 TICK_MS = const(20)  # 50 ticks a second
-# while a change is being taken in (a debounce, the settle), the loop ticks this often; between
-# ordinary ticks it reads a digital board's sensors this often, and ticks at once when one differs
-SENSE_MS = const(5)
 WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a collection (19 ms)
 MAX_FAULTS = const(5)
 FAULT_WINDOW_MS = const(60000)
@@ -439,31 +436,15 @@ class Device:
         due = p.ticks_ms()
         while self.safe is None and self.builds == builds:
             self.tick(p.ticks_ms(), wdt)
-            if self.safe is not None or self.builds != builds:
-                break
-            # A piece moved is seen within SENSE_MS, not at the next tick, and while its reading is
-            # debounced and the board settles the loop ticks every SENSE_MS: the change is taken when
-            # its times are up, not up to a tick later (docs/firmware.md, "The loop").
-            busy = self.app.busy()
-            due = (due + (SENSE_MS if busy else TICK_MS)) & 0x3FFFFFFF  # (a small int after ticks wrap)
+            due = (due + TICK_MS) & 0x3FFFFFFF  # (a small int on the Pico after ticks wrap, too)
             wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
             wait -= 0x20000000
-            if wait <= 0:  # behind: the next tick at once (a zero sleep still lets USB and the scheduler run)
-                if not busy:  # (a SENSE_MS tick with a frame to send runs over its 5 ms: not late)
-                    stats["late"] += 1
-                due = p.ticks_ms()
-                p.sleep_ms(0)
-                continue
-            while not busy and wait > SENSE_MS:
-                p.sleep_ms(SENSE_MS)
-                if self.app.touched():
-                    due = p.ticks_ms()
-                    wait = 0
-                    break
-                wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
-                wait -= 0x20000000
             if wait > 0:
                 p.sleep_ms(wait)
+            else:  # behind: the next tick at once (a zero sleep still lets USB and the scheduler run)
+                stats["late"] += 1
+                due = p.ticks_ms()
+                p.sleep_ms(0)
 
     def tick(self, now, wdt):
         """One tick, all but the wait for the next: the app's step (sensors, referee, journal, events,

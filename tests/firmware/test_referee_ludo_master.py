@@ -6,6 +6,8 @@ Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py.""
 import ludus.ludo.game as ludo
 from ludo_scenes import at, game_of, moves_of
 
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff it would grow mid-test
+
 # ---- Master: walls -----------------------------------------------------------------------------------
 
 

@@ -171,8 +171,8 @@ class Occupancy:
         return False
 
     def busy(self):
-        """True while a reading is in its debounce or the board is not yet still: the times at which the
-        next change is taken are near, so the main loop reads the sensors more often then."""
+        """True while a reading is in its debounce or the board is not yet still: a change is about to be
+        taken, and the main loop holds back its journal erases and collections (ludus.device)."""
         return self.unsettled or self._pending > 0
 
     # The helpers below keep few local names and use while loops (hot path: docs/architecture.md).
