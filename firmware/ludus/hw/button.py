@@ -13,7 +13,10 @@ A press shorter than a stall of the loop (a flash erase holds the RP2040 45 ms o
 to 25 ms) falls between two polls and polling alone never sees it: found on the emulated Pico, where a
 60 ms tap right after a move was lost. A pin with irq() (machine.Pin) therefore latches the pressing
 edge; a latched edge counts as a short press when the polls around it were more than GAP_MS apart and
-neither saw the button down (bounce at ordinary tick spacing still makes no press)."""
+neither saw the button down (bounce at ordinary tick spacing still makes no press). Likewise a press
+that one poll saw down and the next saw up, too soon to debounce it, counts when the polls that saw the
+button up before and after it were more than GAP_MS apart: found on the emulated Pico too, where a
+60 ms press was seen once, 20 ms into it, and the next poll came 45 ms later, after the press."""
 
 from ludus.runtime import const
 
@@ -43,6 +46,7 @@ class Button:
         self._long_sent = False
         self._edge = False  # a pressing edge latched by the pin's interrupt since the last poll
         self._polled = None  # the last poll's time
+        self._up_polled = None  # the time of the last poll that saw the button up, before it read down
         irq = getattr(pin, "irq", None)
         if irq is not None:  # (the handler, bound once here, allocates nothing when it runs)
             irq(self._latch, pin.IRQ_FALLING if active_low else pin.IRQ_RISING)
@@ -63,6 +67,11 @@ class Button:
         if raw != self._raw:
             self._raw = raw
             self._raw_since = now_ms
+            if raw:
+                self._up_polled = last
+            elif not self.down and self._up_polled is not None:
+                if (now_ms - self._up_polled) & 0x3FFFFFFF > GAP_MS:
+                    return SHORT_PRESS  # seen down once between two polls the loop held apart
             return NO_PRESS
         # ticks wrap at 2**30 (time.ticks_ms): differences modulo that
         if raw != self.down and (now_ms - self._raw_since) & 0x3FFFFFFF >= self.debounce_ms:
