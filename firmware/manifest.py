@@ -32,6 +32,7 @@ package("ludus", files=(
     "checkers/options.py",
     "checkers/text.py",
     "club.py",
+    "commands.py",
     "config.py",
     "device.py",
     "dice.py",

@@ -19,7 +19,7 @@ import sys
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL, Link
-from ludus.runtime import const, mem_free, transient
+from ludus.runtime import CODE_IN_RAM, const, mem_free, transient
 
 TICK_MS = const(20)  # 50 ticks a second
 WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a collection (19 ms)
@@ -30,9 +30,10 @@ GC_THRESHOLD = const(32768)  # MicroPython's own collection once this much is al
 GC_AFTER_MS = const(200)  # an idle tick this long after the last busy one collects what it left
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
 NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
-MAX_FILE = const(16384)  # the most text the `file` command takes for one file
 ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
+# the commands of ludus.commands (settings and what the board keeps), loaded for each use in files mode
+_KEPT_COMMANDS = ("set_config", "new_game", "bots", "names", "season", "games", "journal", "file")
 _COMMANDS = (
     "hello",
     "help",
@@ -62,6 +63,14 @@ def _test_hooks():
     except ImportError:
         return None
     return ludus_testhooks
+
+
+def _commands():
+    # ludus.commands: loaded for each use where code sits in the heap, kept where it is read in place
+    # (ludus.runtime.CODE_IN_RAM)
+    if CODE_IN_RAM:
+        return transient("ludus.commands")
+    return __import__("ludus.commands", None, None, ("_",))
 
 
 class Stop(Exception):
@@ -622,7 +631,10 @@ class Device:
             link.error(cmd, "not while in safe mode: %s" % (self.safe,))
             return
         try:
-            getattr(self, "_cmd_" + name)(cmd, link)
+            if name in _KEPT_COMMANDS:
+                getattr(_commands(), name)(self, cmd, link)
+            else:
+                getattr(self, "_cmd_" + name)(cmd, link)
         except (Stop, KeyboardInterrupt):
             raise
         except Exception as exc:  # a command's bad argument: said, and nothing changed
@@ -679,25 +691,6 @@ class Device:
     def _cmd_config(self, cmd, link):
         link.reply(cmd, {"ok": True, "config": self.config})
 
-    def _cmd_set_config(self, cmd, link):
-        new = cmd.get("config")
-        if not isinstance(new, dict):
-            link.error(cmd, 'set_config takes {"config": {...}}: the whole config.json as an object')
-            return
-        text = json.dumps(new)
-        config, faults = transient("ludus.config").read_config(text)
-        if faults:
-            link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
-            return
-        if config["journal_kb"] != self.config["journal_kb"]:
-            # the journal's flash range moves with it: the game would be lost, and on a ROMFS build
-            # the range could reach into the code (ludus flash checks that; this command cannot)
-            link.error(cmd, "journal_kb changes only with ludus flash: nothing changed")
-            return
-        self.platform.write_file("config.json", text)
-        link.reply(cmd, {"ok": True, "restart": True})
-        self._reset_after_reply()
-
     def _reset_after_reply(self):
         # a reset rather than a boot in place: the chip starts with its whole heap and fresh
         # peripherals, as at power-up (a boot in place hung the emulated Pico after its `boot` line);
@@ -705,111 +698,6 @@ class Device:
         self._feed()
         self.platform.sleep_ms(50)  # (the reply's way out over USB first)
         self.platform.reset()
-
-    def _cmd_new_game(self, cmd, link):
-        game = cmd.get("game", self.config["game"])
-        if not isinstance(game, str) or not game.startswith(("ludo/", "checkers")):
-            link.error(cmd, "game must be a preset (ludo/RULES or checkers...), not %r" % (game,))
-            return
-        try:  # the preset, and on this board, before anything is given up
-            first = next(iter(transient("ludus.referee.presets").adapter_for(game).starts()))
-            self.board.bind(first[1].place_names)
-            first = None
-        except Exception as exc:
-            link.error(cmd, "cannot start %r on this board: %s" % (game, exc))
-            return
-        if self.journal.unfinished():
-            self.journal.end(json.dumps("abandoned"))
-        self._keep("game", game)  # (a power cut comes back to this game)
-        self._build_app()
-        link.reply(cmd, {"ok": self.app is not None, "game": game})
-
-    def _keep(self, key, value):
-        # a setting a command changed, kept in config.json (written whole) so a restart keeps it
-        if value != self.config[key]:
-            self.config[key] = value
-            self.platform.write_file("config.json", json.dumps(self.config))
-
-    def _cmd_bots(self, cmd, link):
-        # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too) and
-        # keeps them in config.json; without "bots", the reply says which they are
-        if "bots" in cmd:
-            bots = cmd["bots"]
-            config_mod = transient("ludus.config")
-            fault = config_mod.bots_fault(bots, self.config["game"])
-            if fault:
-                link.error(cmd, fault + ": nothing changed")
-                return
-            self.app.referee.set_bots(config_mod.bot_seats({"game": self.config["game"], "bots": bots}))
-            self._keep("bots", bots)
-        link.reply(cmd, {"ok": True, "bots": self.config["bots"]})
-
-    def _cmd_names(self, cmd, link):
-        # what the players are called: {"names": {"red": "Anna"}} sets them (in the game in play too: its
-        # record takes them) and keeps them in config.json; without "names", the reply says which they are
-        if "names" in cmd:
-            names = cmd["names"]
-            config_mod = transient("ludus.config")
-            fault = config_mod.names_fault(names, self.config["game"])
-            if fault:
-                link.error(cmd, fault + ": nothing changed")
-                return
-            self.app.referee.set_players(config_mod.seat_names({"game": self.config["game"], "names": names}))
-            self._keep("names", names)
-        record = self.app.referee.record
-        players = record.players if record is not None else None
-        link.reply(cmd, {"ok": True, "names": self.config["names"], "players": players})
-
-    def _cmd_season(self, cmd, link):
-        # the season kept on the board: {"rules": "danish"} (or null) sets which rule set's games are
-        # counted (kept in config.json); {"new": true} begins a new season, the old one kept as a file
-        club = transient("ludus.club")
-        if "rules" in cmd:
-            rules = cmd["rules"]
-            fault = transient("ludus.config").season_fault(rules)
-            if fault:
-                link.error(cmd, fault + ": nothing changed")
-                return
-            self._keep("season", rules)
-        rules = self.config["season"]
-        new = cmd.get("new", False)
-        if not isinstance(new, bool):
-            link.error(cmd, "new must be true or false, not %r" % (new,))
-            return
-        if rules is None:
-            if new:
-                link.error(cmd, 'no season is kept: give its rule set, {"rules": "danish", "new": true}')
-                return
-            link.reply(cmd, {"ok": True, "rules": None, "season": None})
-            return
-        out = {"ok": True, "rules": rules}
-        if new:
-            out["kept_as"] = club.new_season(self.platform, rules)
-        season, note = club.load(self.platform, rules)
-        if note:
-            self._fault("season", note)
-            self.platform.write_file(club.SEASON_FILE, season.to_json())
-        out["season"] = season.result()
-        link.reply(cmd, out)
-
-    def _cmd_games(self, cmd, link):
-        last = cmd.get("last", self.config["games_kept"])
-        if not isinstance(last, int) or isinstance(last, bool) or last < 0:
-            link.error(cmd, "last must be a whole number of games, not %r" % (last,))
-            return
-        records = self.journal.records(min(last, self.config["games_kept"]))
-        for k in range(len(records)):
-            link.reply(cmd, {"ok": True, "game": k, "record": records[k]})
-            self._feed()  # (a host slow to read holds each line up to 0.5 s)
-        link.reply(cmd, {"ok": True, "count": len(records), "done": True})
-
-    def _cmd_journal(self, cmd, link):
-        # the game as restore takes it, but for its dice seed: that stays secret until the game ends
-        # (the record carries its commitment), or anyone with a laptop could read the rolls ahead
-        state = self.journal.state()
-        if state is not None and "seed" in state:
-            state["seed"] = None
-        link.reply(cmd, {"ok": True, "state": state, "full": self.journal.full})
 
     def _cmd_levels(self, cmd, link):
         levels = self.app.levels
@@ -851,44 +739,6 @@ class Device:
             frame[3 * led : 3 * led + 3] = bytes((rgb[1], rgb[0], rgb[2]))
         self.override.write(frame)
         link.reply(cmd, {"ok": True, "lights": leds})
-
-    def _cmd_file(self, cmd, link):
-        # calibration's other hook: wiring.json or calibration.json sent in parts (a line holds 1 KB),
-        # checked whole against this board, written whole (a new file renamed over the old), then a reset
-        name = cmd.get("name")
-        text = cmd.get("text")
-        if self.board is None:
-            link.error(cmd, "no board is loaded: %s" % (self.safe,))
-            return
-        if name not in ("wiring.json", "calibration.json") or not isinstance(text, str):
-            link.error(cmd, 'file takes "name" (wiring.json or calibration.json) and "text"')
-            return
-        parts = self.parts if cmd.get("part") and self.parts and self.parts[0] == name else [name]
-        parts.append(text)
-        self.parts = None
-        if sum([len(t) for t in parts[1:]]) > MAX_FILE:
-            link.error(cmd, "%s: more than %d characters: nothing written" % (name, MAX_FILE))
-            return
-        if cmd.get("more"):
-            self.parts = parts
-            link.reply(cmd, {"ok": True, "part": len(parts) - 1})
-            return
-        whole = "".join(parts[1:])
-        parts = None
-        try:
-            if name == "wiring.json":
-                transient("ludus.board.wiring").check(self.board, whole)
-            else:
-                from ludus.sensing.calibration import Calibration
-
-                if Calibration.from_json(whole).channel_count != self.board.channel_count:
-                    raise ValueError("not %d channels" % self.board.channel_count)
-        except Exception as exc:
-            link.error(cmd, "%s refused, nothing written: %s" % (name, exc))
-            return
-        self.platform.write_file(name, whole)
-        link.reply(cmd, {"ok": True, "written": len(whole), "restart": True})
-        self._reset_after_reply()
 
     def _cmd_stop(self, cmd, link):
         link.reply(cmd, {"ok": True})

@@ -34,7 +34,7 @@ def test_no_collection_runs_while_a_change_is_taken_in():
     b.at(2000, lambda: b.platform.put(b.cell("h7"), 0))
     b.run(3000)
     # a collection counted in a ms whose ms before was busy too
-    during = [seen[k] for k in range(1, len(seen)) if seen[k - 1][1] and seen[k][1] and seen[k][2] > seen[k - 1][2]]
+    during = [s for k, s in enumerate(seen) if k and seen[k - 1][1] and s[1] and s[2] > seen[k - 1][2]]
     assert during == [], during
     lifted = b.start + 2000
     busy = [s[0] for s in seen if s[0] >= lifted and s[1]]
