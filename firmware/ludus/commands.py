@@ -59,33 +59,38 @@ def keep(device, key, value):
         device.platform.write_file("config.json", json.dumps(device.config))
 
 
+def _seat_setting(device, cmd, link, key, fault_of, seats_of, apply):
+    # bots and names: {key: {colour: value}} checked against the game (fault_of), given to the
+    # referee as {seat: value} (seats_of, then apply: in the game in play too) and kept in config.json
+    value = cmd[key]
+    config_mod = transient("ludus.config")
+    game = device.config["game"]
+    fault = getattr(config_mod, fault_of)(value, game)
+    if fault:
+        link.error(cmd, fault + ": nothing changed")
+        return False
+    apply(getattr(config_mod, seats_of)({"game": game, key: value}))
+    keep(device, key, value)
+    return True
+
+
 def bots(device, cmd, link):
     # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too) and
     # keeps them in config.json; without "bots", the reply says which they are
-    if "bots" in cmd:
-        bots = cmd["bots"]
-        config_mod = transient("ludus.config")
-        fault = config_mod.bots_fault(bots, device.config["game"])
-        if fault:
-            link.error(cmd, fault + ": nothing changed")
-            return
-        device.app.referee.set_bots(config_mod.bot_seats({"game": device.config["game"], "bots": bots}))
-        keep(device, "bots", bots)
+    if "bots" in cmd and not _seat_setting(
+        device, cmd, link, "bots", "bots_fault", "bot_seats", device.app.referee.set_bots
+    ):
+        return
     link.reply(cmd, {"ok": True, "bots": device.config["bots"]})
 
 
 def names(device, cmd, link):
     # what the players are called: {"names": {"red": "Anna"}} sets them (in the game in play too: its
     # record takes them) and keeps them in config.json; without "names", the reply says which they are
-    if "names" in cmd:
-        names = cmd["names"]
-        config_mod = transient("ludus.config")
-        fault = config_mod.names_fault(names, device.config["game"])
-        if fault:
-            link.error(cmd, fault + ": nothing changed")
-            return
-        device.app.referee.set_players(config_mod.seat_names({"game": device.config["game"], "names": names}))
-        keep(device, "names", names)
+    if "names" in cmd and not _seat_setting(
+        device, cmd, link, "names", "names_fault", "seat_names", device.app.referee.set_players
+    ):
+        return
     record = device.app.referee.record
     players = record.players if record is not None else None
     link.reply(cmd, {"ok": True, "names": device.config["names"], "players": players})
