@@ -103,7 +103,9 @@ class PicoTable:
             raise PowerCut("the power was cut (%s) while %s" % (self.pico.off, what))
         return event
 
-    def press(self, ms=60):
+    def press(self, ms=120):
+        # 120 ms, a quick press by a person: a 60 ms one beside a 45 ms stall of the loop was sometimes
+        # not taken (docs/benchmarks.md, "Whole games, measured again on 2026-12-03")
         self.pico.press(True)
         self.pico.run(ms)
         self.pico.press(False)

@@ -322,6 +322,7 @@ def test_a_few_turns_of_ludo_on_the_emulated_board(harness, ludo_tree):
         state = p.command("state")
         assert state["ok"] and state["referee"]["phase"] == "play"
         assert state["position"] == table.game.notation()  # the board's game is the table's, roll for roll
+        p.run(1500)  # idle: the collection after the last move (none while a change is taken in)
         stats = p.command("stats")
         assert stats["tick"]["free_low"] > 0 and not [e for e in p.events if e.get("event") == "fault"]
 
