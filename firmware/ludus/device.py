@@ -33,7 +33,7 @@ NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets
 ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
 # the commands of ludus.commands (settings and what the board keeps), loaded for each use in files mode
-_KEPT_COMMANDS = ("set_config", "new_game", "bots", "names", "season", "games", "journal", "file")
+_SETTINGS_COMMANDS = ("set_config", "new_game", "bots", "names", "season", "games", "journal", "file")
 _COMMANDS = (
     "hello",
     "help",
@@ -631,7 +631,7 @@ class Device:
             link.error(cmd, "not while in safe mode: %s" % (self.safe,))
             return
         try:
-            if name in _KEPT_COMMANDS:
+            if name in _SETTINGS_COMMANDS:
                 getattr(_commands(), name)(self, cmd, link)
             else:
                 getattr(self, "_cmd_" + name)(cmd, link)

@@ -114,3 +114,17 @@ def test_the_bots_command_sets_the_seats_the_board_plays_and_keeps_them():
     assert not replies[3]["ok"] and "'preferred' is not one of random, greedy, strong" in replies[3]["error"]
     assert not replies[4]["ok"] and "bots must be an object" in replies[4]["error"]
     assert b.device.app.referee.bot_levels() == {1: "strong"} and len(b.events("boot")) == 1
+
+
+def test_the_names_command_refuses_bad_names_and_keeps_good_ones():
+    b = Bench()
+    b.at(200, lambda: b.send({"cmd": "names", "id": 1, "names": {"0": "Anna"}}))
+    b.at(240, lambda: b.send({"cmd": "names", "id": 2, "names": {"0": 7}}))
+    b.at(280, lambda: b.send({"cmd": "names", "id": 3, "names": ["Bo"]}))
+    b.run(500)
+    replies = {r.get("id"): r for r in b.events(None, "reply")}
+    assert replies[1]["ok"] and replies[1]["names"] == {"0": "Anna"}
+    assert not replies[2]["ok"] and "nothing changed" in replies[2]["error"]
+    assert not replies[3]["ok"] and "nothing changed" in replies[3]["error"]
+    assert json.loads(b.platform.files["config.json"])["names"] == {"0": "Anna"}
+    assert len(b.events("boot")) == 1 and not b.events("fault")
