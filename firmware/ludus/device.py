@@ -29,6 +29,9 @@ SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
 GC_THRESHOLD = const(32768)  # MicroPython's own collection once this much is allocated (a backstop)
 GC_AFTER_MS = const(200)  # an idle tick this long after the last busy one collects what it left
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
+# blocks the journal keeps erased while no game is played: a whole game's writes (a long four-player
+# Ludo game fills about 3) then never wait for an erase, which stalls the CPU 45 ms
+JOURNAL_AHEAD = const(4)
 NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
 ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
@@ -174,7 +177,8 @@ class Device:
         if self.app is None:  # (safe mode: it said why)
             return
         self._feed()
-        self.journal.prepare()  # (a fresh journal's first block, erased now rather than at the first move)
+        while self.journal.prepare(JOURNAL_AHEAD):  # (erased now rather than in the game's ticks)
+            self._feed()
         if self.config["season"]:
             self._season(lambda files, rules: transient("ludus.club").sync(files, rules, self.journal))
         self._self_test()
@@ -475,7 +479,10 @@ class Device:
             # erase or a collection. A collection came GC_AFTER_MS after the last busy tick, and a
             # lift's settle 200 ms after it was seen: they met, and the lift's lights came 20 ms late.)
             if (now - self.idle_since) & 0x3FFFFFFF >= PREPARE_IDLE_MS:
-                self.journal.prepare()
+                # between games, blocks for the next whole game (one a tick); during one, only the
+                # next block once this one is nearly full, should the game outgrow what was erased
+                journal = self.journal
+                journal.prepare(0 if journal.unfinished() else JOURNAL_AHEAD)
             self._collect(now)
         stats = self.stats
         spent = (p.ticks_us() - t0) & 0x3FFFFFFF
@@ -676,7 +683,13 @@ class Device:
         j = self.journal
         journal = None
         if j is not None:
-            journal = {"erases": j.erases, "programmed": j.programmed, "full": j.full, "blocks": j.count}
+            journal = {
+                "erases": j.erases,
+                "programmed": j.programmed,
+                "full": j.full,
+                "blocks": j.count,
+                "ready": len(j.ready),
+            }
         link.reply(
             cmd,
             {

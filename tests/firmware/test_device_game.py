@@ -84,3 +84,33 @@ def test_d_a_journal_that_can_keep_no_more_says_so_once_and_the_game_goes_on():
     assert [e["move"] for e in b.events("move")] == ["h7-h16", "h115-h104"]
     faults = [e for e in b.events("fault") if e["where"] == "journal"]
     assert len(faults) == 1 and "no longer kept through a power cut" in faults[0]["error"]
+
+
+def test_e_the_journal_erases_ahead_at_boot_and_between_games_never_in_a_game_s_ticks():
+    # an erase stalls the Pico 45 ms: boot erases the blocks a whole game needs (JOURNAL_AHEAD), the
+    # game's writes use them, and its idle ticks erase nothing; once it has ended, idle ticks erase
+    # again, one a tick, for the next game
+    from ludus.device import JOURNAL_AHEAD
+    from ludus.hw.fake import FakeFlash
+
+    flash = FakeFlash(8, 1024)
+    for i in range(len(flash.data)):
+        flash.data[i] = 0x5A  # a flash that held other data: nothing is erased yet
+    b = Bench(flash=flash)
+    seen = {}
+
+    def look(name):
+        seen[name] = (flash.erases, len(b.device.journal.ready))
+
+    b.at(50, lambda: look("booted"))
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
+    b.at(4500, lambda: look("idle in the game"))
+    b.at(4600, lambda: b.device.journal.end("[0, 1]"))  # (the game's last move, as the app writes it)
+    b.at(7000, lambda: look("idle after it"))
+    b.run(7100)
+    assert [e["move"] for e in b.events("move")] == ["h7-h16"]
+    assert seen["booted"] == (JOURNAL_AHEAD, JOURNAL_AHEAD)
+    assert seen["idle in the game"] == (JOURNAL_AHEAD, JOURNAL_AHEAD - 1)  # its start took one, no erase
+    assert seen["idle after it"] == (JOURNAL_AHEAD + 1, JOURNAL_AHEAD)  # topped up between games

@@ -15,7 +15,9 @@ only go from 1 to 0), so a cut at any byte of a write loses at most the record b
 stops at the first record whose checksum fails, and the next write starts a fresh sector. A sector
 begins with a header (b"LJ1", a 32-bit sequence number, CRC-16), written after its erase: sectors are
 read in sequence order, and the oldest is erased and reused when the newest is full, unless it still
-holds the unfinished game (then the journal is full: `full` is set and actions are no longer kept)."""
+holds the unfinished game (then the journal is full: `full` is set and actions are no longer kept).
+Blocks erased ahead of need (prepare) get their header only when writing reaches them: an erased block
+is found again after a reboot, so a power cut wastes none of them."""
 
 from array import array
 
@@ -25,6 +27,7 @@ from ludus.runtime import const
 PAGE = const(256)
 _HEADER = const(16)  # bytes reserved at the start of a sector for its header
 PREPARE_ROOM = const(1024)  # prepare() erases ahead once fewer bytes than this are left in a block
+READY_MAX = const(8)  # erased blocks found again after a reboot, at most
 _MAGIC = b"LJ1"
 _BLANK = b"\xff" * PAGE  # an erased page: what a page is padded with
 
@@ -83,11 +86,25 @@ class Journal:
         self.sector = -1  # the block being written and where (at the end of a block: a new one next)
         self.at = self.size
         self.seq = self.top = 0  # the block written's sequence number, and the highest header's
-        self.ready = None  # a block erased ahead by prepare(), not written yet
+        self.ready = []  # blocks erased ahead (prepare), the ones after `sector` in the ring, no header yet
         self.blocked_at = -1  # where prepare() last found the next block holding the unfinished game
         self._scan(self._apply, True)
         if self.game is not None:
             self.game[1] = None  # (the actions are read again when asked for: they are on flash)
+        n = (self.sector + 1) % self.count
+        while len(self.ready) < READY_MAX and n != self.sector and n not in self.ready and self._blank(n):
+            self.ready.append(n)
+            n = (n + 1) % self.count
+
+    def _blank(self, n):
+        # True if every byte of block n is erased (a block prepared before a reboot; not one whose erase
+        # a cut left half done)
+        page = self._page
+        for at in range(0, self.size, PAGE):
+            self.flash.readblocks(n, page, at)
+            if page != _BLANK:
+                return False
+        return True
 
     def _blocks(self):
         # (sequence number, block) of every block with a valid header, oldest first
@@ -251,6 +268,7 @@ class Journal:
 
             state = json.dumps(state)
         self.full = False
+        self.blocked_at = -1
         self.game = None  # an unfinished game before it is given up: its blocks may be reused
         return self._append(0x53, state.encode() if isinstance(state, str) else state)
 
@@ -291,51 +309,55 @@ class Journal:
             self.game = [bytes(payload), None, None, self.seq]
         elif kind == 0x45 and self.game is not None:  # E
             self.game[2] = bytes(payload)
+            self.blocked_at = -1  # (its blocks may now be erased ahead)
         return True
 
-    def prepare(self, room=PREPARE_ROOM):
-        """Erase the next block ahead of need, while nobody is playing (the firmware calls it when the
-        board is idle): once fewer than `room` bytes are left in the block being written, the next
-        one is erased and given its header now, so the write that fills this block never waits for
-        an erase (45 ms typical, up to 400 ms, with the CPU stalled). True if it erased a block."""
-        if self.full or self.ready is not None or self.at + room <= self.size or self.at == self.blocked_at:
+    def prepare(self, ahead=0, room=PREPARE_ROOM):
+        """Erase a block ahead of need, at most one per call (the firmware calls it while nobody is
+        playing): until `ahead` blocks are erased and waiting, and in any case the next one once fewer
+        than `room` bytes are left in the block being written. Then the writes that fill this block
+        and the next ones never wait for an erase (45 ms typical, up to 400 ms, with the CPU stalled).
+        A block that still holds the unfinished game is never taken. True if it erased a block."""
+        ready = self.ready
+        want = ahead
+        if not want and self.at + room > self.size:
+            want = 1
+        if self.full or len(ready) >= want or self.at == self.blocked_at:
             return False
-        n = self._free_block()
-        if n < 0:
-            self.blocked_at = self.at  # (the next block holds the game: not asked again until a write)
+        n = ((ready[-1] if ready else self.sector) + 1) % self.count
+        if n == self.sector or n in ready or self._holds_game(n):
+            self.blocked_at = self.at  # (not asked again until a write or a new game)
             return False
-        self.ready = (n, self._start_block(n))
+        self.flash.ioctl(6, n)
+        self.erases += 1
+        ready.append(n)
         return True
 
-    def _free_block(self):
-        # the block after the one written (in the ring), or -1 if it still holds the unfinished game
-        n = (self.sector + 1) % self.count
+    def _holds_game(self, n):
+        # True if block n holds part of the unfinished game (its start's block or a later one)
         game = self.game
-        if game is not None and game[2] is None and game[3] <= self._seq_of(n):
-            return -1
-        return n
+        return game is not None and game[2] is None and game[3] <= self._seq_of(n)
 
     def _next_sector(self):
-        # the block after the one written, erased with a new header (or the one prepare() made
-        # ready); False if it still holds the unfinished game (the journal is full)
-        if self.ready is not None:
-            n, seq = self.ready
-            self.ready = None
+        # the block after the one written, erased (or the one prepare() made ready) and given a new
+        # header; False if it still holds the unfinished game (the journal is full)
+        self.blocked_at = -1
+        if self.ready:
+            n = self.ready.pop(0)
         else:
-            n = self._free_block()
-            if n < 0:
+            n = (self.sector + 1) % self.count
+            if self._holds_game(n):
                 self.full = True
                 return False
-            seq = self._start_block(n)
-        self.seq = seq
+            self.flash.ioctl(6, n)
+            self.erases += 1
+        self.seq = self._header(n)
         self.sector = n
         self.at = _HEADER
         return True
 
-    def _start_block(self, n):
-        # erase block n and write its header, one sequence number above every other block
-        self.flash.ioctl(6, n)
-        self.erases += 1
+    def _header(self, n):
+        # block n's header (the block erased), one sequence number above every other block
         seq = self.top = self.top + 1
         head = bytearray(9)
         head[:3] = _MAGIC
