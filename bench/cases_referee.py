@@ -338,8 +338,9 @@ def _full_game():
     start = None
     for h in range(121):
         levels[board.channel_of_cell[h]] = counts[h]
-    now += 5
-    ref.tick(levels, now)
+    for _ in range(3):  # the start seen, its position made, the game begun: a tick each
+        now += 5
+        ref.tick(levels, now)
     plies = peak = 0
     while ref.phase == 1 and 2 * plies < len(moves):
         levels[board.channel_of_cell[moves[2 * plies]]] = 0
@@ -378,8 +379,9 @@ def _ludo_full_game():
     from ludus.ludo.game import start_position
 
     levels[:] = _levels_of(ref, board, start_position("classic/4"))  # the referee sees them: a game
-    now += 5
-    ref.tick(levels, now)
+    for _ in range(3):  # the start seen, its position made, the game begun: a tick each
+        now += 5
+        ref.tick(levels, now)
     ref.take_events()
     x = 12345  # the players' choices: a small LCG
     actions = peak = 0

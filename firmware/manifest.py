@@ -74,6 +74,7 @@ package("ludus", files=(
     "record/codec.py",
     "record/game.py",
     "record/journal.py",
+    "record/native.py",
     "record/players.py",
     "referee/__init__.py",
     "referee/adapter.py",

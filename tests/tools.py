@@ -22,3 +22,12 @@ def ludus(*argv, stdin=None, timeout=60, cwd=None):
         cwd=ROOT if cwd is None else cwd,
         env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")),
     )
+
+
+def ctrl_c_as_at_a_terminal():
+    """A Popen preexec_fn for a child a test interrupts with SIGINT: Ctrl-C's default, as at a terminal.
+    A run started as a shell's background job (`.ci/run &`) passes SIGINT ignored to its children,
+    and a Python started so never raises KeyboardInterrupt: the test would wait for it in vain."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

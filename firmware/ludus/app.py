@@ -76,6 +76,7 @@ class App:
         self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS
         self.kept = 0  # the journal's count of the current game's actions
+        self.start_due = None  # a new game's start state, written to the journal at the next tick
         self.unkept = False  # the journal refused a write of this game (full): said once
         state = journal.state()
         if state is not None:
@@ -89,6 +90,8 @@ class App:
         ref = self.referee
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
         events = ref.take_events() if ref.events else None
+        if self.start_due is not None:  # (the start of the game begun last tick, and what followed)
+            self._keep(())
         if events:
             ended = self._keep(events)
             for ev in events:
@@ -117,9 +120,15 @@ class App:
         kept = True
         for ev in events:
             if ev["event"] == "new_game":
+                # written at the next tick, with any action taken meanwhile: the tick that begins a
+                # game is the busiest of all (its start state is taken now, as the game begins)
                 self.unkept = False
-                kept = journal.begin(ref.start_state())
+                self.start_due = ref.start_state()
                 self.kept = 0  # (a start state holds no actions: any already taken follow it)
+                return False
+        if self.start_due is not None:
+            kept = journal.begin(self.start_due)
+            self.start_due = None
         actions = ref.record.actions if ref.record is not None else ()
         while self.kept > len(actions):
             kept = journal.undo() and kept

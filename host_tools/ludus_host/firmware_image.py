@@ -47,16 +47,22 @@ def compile_package(out_dir, march="x64", lines=True):
 # readers and checkers of text (board files, config.json, wiring maps, records, notation, a refusal's
 # reason). What goes wrong in them is reported as a named fault, not a traceback, and they are among the
 # largest: 2.1 KB less bytecode, and the ROMFS image must fit the 192 KiB its partition leaves beside
-# the journal (195,178 bytes of 196,608 with them so, on 2026-12-02; docs/firmware.md).
+# the journal (195,178 bytes of 196,608 with them so, on 2026-12-02; docs/firmware.md). Since
+# 2026-12-04 also the rule-set and name readers, the link's settings commands and the season's count,
+# whose failures the link or a fault event names.
 WITHOUT_LINES = (
     "ludus.board.check",
     "ludus.board.wiring",
     "ludus.config",
     "ludus.record.codec",
+    "ludus.record.players",
     "ludus.ludo.check",
+    "ludus.ludo.spec",
     "ludus.ludo.text",
     "ludus.ludo.why",
     "ludus.checkers.text",
+    "ludus.commands",
+    "ludus.club",
 )
 
 

@@ -291,7 +291,9 @@ class Rig:
             self.tick()
 
     def settle(self):
-        self.run(400 if self.real else TICK)
+        # (not real: a change settles on the tick it is made; a start it completes is begun over the
+        # next two, and the tick after a commit makes its move table: three ticks)
+        self.run(400 if self.real else 3 * TICK)
 
     def press(self):
         self.tick(SHORT_PRESS)

@@ -132,3 +132,29 @@ def test_b_after_the_cut_the_board_goes_on_from_the_journal():
     app = None
     gc.collect()
     assert list(table.app(flash, []).referee.record.actions) == ["h7-h16", "h112-h104"]
+
+
+def test_c_a_game_s_start_reaches_the_journal_at_the_tick_after_it_begins():
+    # the tick that begins a game is the busiest: its start state is taken then, and written to the
+    # journal by the next tick (with any action taken meanwhile); a power cut in between keeps the
+    # pieces on the board, which show the start again
+    flash = FakeFlash(3, block_size=1024)
+    table = Table(_board())
+    out = []
+    app = table.app(flash, out)
+    from ludus.games import position
+
+    game = position("checkers/2")
+    binding = app.referee.places
+    for seat in (0, 1):
+        for h in game.pieces(seat):
+            table.put(binding.cells(h)[0], True)
+    while not _events(out, "new_game"):
+        assert table.now < 2000, out
+        table.run(app, 10)
+    assert app.start_due is not None and not app.journal.unfinished()
+    assert Journal(flash).state() is None  # (as a reboot now would find it)
+    table.run(app, 10)
+    assert app.start_due is None and app.journal.unfinished()
+    state = Journal(flash).state()
+    assert state is not None and json.loads(state["record"])["start"] == "checkers/2"

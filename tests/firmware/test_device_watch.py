@@ -13,9 +13,9 @@ def _bench():
 
 
 def test_no_collection_runs_while_a_change_is_taken_in():
-    # A command 100 ms before a lift leaves the heap to collect 200 ms after it: in the middle of the
-    # lift's debounce and settle. The collection waits until the board has settled (a collection in a
-    # tick before the settle would make the lift's lights late by the collection's time).
+    # A command 20 ms before a lift leaves the heap to collect 40 ms after it (GC_AFTER_MS): in the
+    # middle of the lift's debounce and settle. The collection waits until the board has settled (a
+    # collection in a tick before the settle would make the lift's lights late by the collection's time).
     b = _bench()
     seen = []  # (ms, the occupancy busy, collections so far) whenever either changed (few: the heap is 160K)
     last = [None]
@@ -30,7 +30,7 @@ def test_no_collection_runs_while_a_change_is_taken_in():
                 last[0] = state
 
     b.platform.each_ms = every_ms
-    b.at(1900, lambda: b.send({"cmd": "hello", "id": 1}))
+    b.at(1980, lambda: b.send({"cmd": "hello", "id": 1}))
     b.at(2000, lambda: b.platform.put(b.cell("h7"), 0))
     b.run(3000)
     # a collection counted in a ms whose ms before was busy too

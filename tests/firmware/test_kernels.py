@@ -12,6 +12,7 @@ def _modules():
     import ludus.hw.shift
     import ludus.ludo.gen
     import ludus.ludo.turn
+    import ludus.record.journal
     import ludus.referee.infer
     import ludus.sensing.calibration
     from ludus.light import scene
@@ -22,6 +23,7 @@ def _modules():
         "ludus.hw.shift": ludus.hw.shift,
         "ludus.ludo.gen": ludus.ludo.gen,
         "ludus.ludo.turn": ludus.ludo.turn,
+        "ludus.record.journal": ludus.record.journal,
         "ludus.referee.infer": ludus.referee.infer,
         "ludus.sensing.calibration": ludus.sensing.calibration,
         "ludus.light.scene": scene,
@@ -47,8 +49,10 @@ def test_the_kernels_are_the_functions_in_use():
         return
     import ludus.checkers.native
     import ludus.ludo.native
+    import ludus.record.native
     import ludus.referee.native
 
+    assert modules["ludus.record.journal"]._native_crc16 is ludus.record.native.crc16
     assert modules["ludus.checkers.moves"].fast_codes is ludus.checkers.native.generate_codes
     assert modules["ludus.ludo.gen"]._gen is ludus.ludo.native.gen
     assert modules["ludus.ludo.turn"]._apply is ludus.ludo.native.apply
@@ -69,3 +73,19 @@ def test_a_port_without_native_code_is_told_apart_from_one_with_it():
         return
     arch = sys.implementation._mpy >> 10
     assert arch != 0 and runtime.NATIVE
+
+
+def test_the_journal_s_checksum_is_the_same_in_viper_and_bytecode():
+    # random buffers of every length up to 300 (bytes, bytearrays, memoryviews of part of one), from
+    # the standard start and from another's end, and the standard check value of CRC-16/CCITT-FALSE
+    import ludus.record.journal as journal
+    from ludus.bots.rng import Lcg
+
+    assert journal.crc16(b"123456789") == 0x29B1
+    rng = Lcg(5)
+    for n in range(0, 300, 7):
+        data = bytearray(rng.randrange(256) for _ in range(n + 4))
+        view = memoryview(data)[2 : n + 2]
+        for buf in (bytes(view), view):
+            assert journal.crc16(buf) == journal._crc16_py(buf, 0xFFFF), n
+            assert journal.crc16(buf, 0x1D0F) == journal._crc16_py(buf, 0x1D0F), n

@@ -211,3 +211,24 @@ def test_adapter_continuations_leave_out_the_holes_already_jumped():
     assert ad.continuations(game, by_text["h2-h29"]) == []  # h7 was passed already: the chain ends
     assert ad.continuations(game, by_text["h6-h15"]) == ()  # a step
     assert 29 in ad.chain_reach(game, 2) and 7 in ad.chain_reach(game, 2)
+
+
+def test_a_start_is_begun_over_the_two_ticks_after_the_pieces_settle_unless_they_move_again():
+    # the tick that sees a start settle, the one that makes its position and the one that begins its
+    # game are three (in one they ran a Pico's loop iteration to 40 ms); a piece moved cancels the start
+    import ludus.checkers.game as checkers
+    from referee_rig import Rig
+
+    rig = Rig("checkers", "checkers", real=False)
+    rig.settle()
+    rig.fill(checkers.start_position("2"))
+    rig.tick()
+    ref = rig.referee
+    assert ref.start_due == "checkers/2" and ref.game is None and not rig.take("new_game")
+    rig.tick()
+    assert ref.start_due[0] == "checkers/2" and ref.game is None and not rig.take("new_game")
+    rig.lift("h7")
+    rig.tick()  # the board changed before the game began: no start shows now
+    assert ref.start_due is None and ref.game is None and not rig.take("new_game")
+    rig.place("h7")  # (place settles: the start is seen again and begun a tick later)
+    assert [e["start"] for e in rig.take("new_game")] == ["checkers/2"] and ref.game is not None

@@ -207,6 +207,7 @@ def test_viper_kernels_are_leaves():
         "ludus.checkers.native",
         "ludus.hw.native",
         "ludus.ludo.native",
+        "ludus.record.native",
         "ludus.referee.native",
     ]
     edges = graph()

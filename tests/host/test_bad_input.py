@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from tools import ROOT, ludus
+from tools import ROOT, ctrl_c_as_at_a_terminal, ludus
 
 pytestmark = pytest.mark.cpython_only
 
@@ -128,6 +128,7 @@ def test_an_interrupted_demo_leaves_an_earlier_record_as_it_was(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)

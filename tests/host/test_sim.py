@@ -18,6 +18,7 @@ from ludus.record import GameRecord
 from ludus_host.sim_server import HUB, Settings, make_app
 from ludus_host.sim_table import GAMES, LiveTable, replay_record, replay_script, script_options
 from ludus_host.simboard import Simulator, load_board, parse_script
+from tools import ctrl_c_as_at_a_terminal
 
 pytestmark = pytest.mark.cpython_only
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -321,6 +322,7 @@ def _start(args):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     lines = [proc.stdout.readline()]
     return proc, lines

@@ -22,6 +22,7 @@ is found again after a reboot, so a power cut wastes none of them."""
 from array import array
 
 from ludus.errors import StateError
+from ludus.runtime import NATIVE as _NATIVE
 from ludus.runtime import const
 
 PAGE = const(256)
@@ -55,10 +56,25 @@ def _text(payload):
 
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of data (bytes), continuing from crc."""
+    if _native_crc16 is not None:
+        return _native_crc16(data, crc, _CRC)
+    return _crc16_py(data, crc)
+
+
+def _crc16_py(data, crc):
+    # (ludus.record.native has this loop as viper code)
     table = _CRC
     for b in data:
         crc = (crc << 8 & 0xFF00) ^ table[(crc >> 8) ^ b]
     return crc
+
+
+_native_crc16 = None
+NATIVE = False  # whether crc16 runs the viper kernel of ludus.record.native
+if _NATIVE:
+    from ludus.record.native import crc16 as _native_crc16  # type: ignore[assignment]
+
+    NATIVE = True
 
 
 class Journal:

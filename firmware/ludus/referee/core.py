@@ -163,6 +163,10 @@ class Referee(RefereeJudge, RefereeFlow):
         self.die_seat = -1
         self._started = False
         self._dirty = True
+        # the start the board shows, begun over the next two ticks (ludus.referee.flow._begin_due): in
+        # one they took 40 ms on a Pico, twice a loop iteration (docs/firmware.md); its name, then
+        # (name, position)
+        self.start_due = None
         # the turn clock, None when off: [its length in ms, the tick it runs from, the seat and the turn
         # count it runs for]. (No property for its length: a class with a property makes MicroPython
         # look every attribute stored on its instances up in the class first, a cost on every tick.)
@@ -197,6 +201,8 @@ class Referee(RefereeJudge, RefereeFlow):
             self._sense()
         elif self.table is TABLE_DUE:
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
+        elif self.start_due is not None:
+            self._begin_due()
         if settled:
             self._dirty = True
             self.hold = 0  # a new reading: a hold (below) starts afresh if it still applies

@@ -64,6 +64,7 @@ class RefereeFlow:
 
     def _detect_start(self):
         s = self.sensed
+        self.start_due = None
         found = []
         for name, fill in self._starts:
             if s == fill:
@@ -74,7 +75,7 @@ class RefereeFlow:
             return
         self.pairs = []
         if len(found) == 1 or self.preset in found:
-            self._start_game(self.preset if self.preset in found else found[0])
+            self.start_due = self.preset if self.preset in found else found[0]  # begun next (_begin_due)
             return
         # Presence sensors cannot tell, say, six players from two with three sets each.
         self.choices = found
@@ -137,12 +138,23 @@ class RefereeFlow:
 
         return hashlib.sha256(bytes(seed) + bytes([k & 255, k >> 8 & 255])).digest()
 
-    def _start_game(self, start, record=None, dice_used=0, seed=None):
+    def _begin_due(self):
+        # the start seen settled, begun over the next two ticks: its position first (about half the
+        # work), then the game (each tick then stays well inside 20 ms on a Pico, docs/firmware.md)
+        due = self.start_due
+        if due.__class__ is str:
+            self.start_due = (due, self.adapter.position(due))
+        else:
+            self._start_game(due[0], game=due[1])
+
+    def _start_game(self, start, record=None, dice_used=0, seed=None, game=None):
+        self.start_due = None
         restored = record is not None
         if record is None:
             record = GameRecord.new(start, seed=self._seed_for(self._games_started))
             self._games_started += 1
-            game = self.adapter.position(start)
+            if game is None:
+                game = self.adapter.position(start)
         else:
             game = record.replay()
             if seed is not None:
@@ -178,9 +190,8 @@ class RefereeFlow:
                     self.choice = (self.choice + 1) % len(self.choices)
                     self._event("setup_next", start=self.choices[self.choice])
                 else:
-                    start = self.choices[self.choice]
+                    self.start_due = self.choices[self.choice]  # begun next (_begin_due)
                     self.choices = None
-                    self._start_game(start)
             elif kind == LONG_PRESS and self.phase == OVER:
                 self._undo()
             elif self.phase == OVER:
@@ -312,7 +323,6 @@ class RefereeFlow:
     def _seat_players(self, game):
         # {seat: name} for every seat of the game: the names set, the colours' names elsewhere (the
         # module once a game starts: not kept on the heap)
-        seat_players = transient("ludus.record.players").seat_players
         adapter = self.adapter
         seats = getattr(game, "seats", None)
         if seats is None:
@@ -321,6 +331,10 @@ class RefereeFlow:
             seats = range(seats)
         from ludus.light.palette import COLOUR_NAMES
 
+        if not self.players:  # every seat by its colour, which no two share: no module to load (15 ms
+            # from littlefs on a Pico, in the tick that starts a game)
+            return {seat: COLOUR_NAMES[adapter.colour(game, seat)] for seat in seats}
+        seat_players = transient("ludus.record.players").seat_players
         return seat_players(seats, self.players, lambda seat: COLOUR_NAMES[adapter.colour(game, seat)])
 
     # ---- bots: the seats the board plays -------------------------------------------------------------
