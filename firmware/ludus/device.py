@@ -16,6 +16,7 @@ repeated on USB. Only Ctrl-C (mpremote) or a command ends the loop, into the REP
 import gc
 import json
 import sys
+from array import array
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL, Link
@@ -126,6 +127,7 @@ class Device:
             "free_low": 0,  # the least heap left after a collection (0: none yet)
         }
         self.idle_since = 0
+        self.worst_parts = array("l", (0, 0))  # the worst tick: its step's us, the rest's (stats)
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
         self.config = None
         self.parts = None  # the `file` command's parts so far: [name, text, ...]
@@ -468,6 +470,7 @@ class Device:
         p = self.platform
         t0 = p.ticks_us()
         busy = self.app.step(now)
+        t1 = p.ticks_us()
         cmd = self.link.poll()
         if cmd is not None:
             self._command(cmd)
@@ -509,6 +512,11 @@ class Device:
             stats["window_us"] = 0
         if spent > stats["worst_us"]:
             stats["worst_us"] = spent
+            # where the worst tick's time went: the app's step, then the link and the idle work
+            # (an erase, a collection); in place, so that a tick allocates nothing
+            worst = self.worst_parts
+            worst[0] = (t1 - t0) & 0x3FFFFFFF
+            worst[1] = spent - worst[0]
 
     def _collect(self):
         # A collection takes 12-25 ms with ~100-170 KB live on the RP2040: it runs in an idle tick
@@ -693,6 +701,7 @@ class Device:
         if s["ticks"] < 1024 and s["ticks"]:
             s["mean_us"] = s["window_us"] // s["ticks"]
         del s["window_us"]
+        s["worst_step_us"], s["worst_rest_us"] = self.worst_parts
         j = self.journal
         journal = None
         if j is not None:

@@ -231,6 +231,7 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
         "late": tick["late"],
         "mean_tick_us": tick["mean_us"],
         "worst_tick_us": tick["worst_us"],
+        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: link, erase, gc)
         "gc": tick["gc"],
         "worst_gc_us": tick["gc_worst_us"],
         "journal": stats["journal"],
@@ -403,14 +404,15 @@ def run(args, out=sys.stdout):
             "low free",
             "mean tick",
             "worst tick",
+            "its step",
             "worst gc",
             "late",
             "magnet->LED",
         )
-        print("%-15s %-6s %6s %10s %10s %10s %10s %9s %6s  %s" % head, file=out)
+        print("%-15s %-6s %6s %10s %10s %10s %10s %9s %9s %6s  %s" % head, file=out)
         for g in games:
             print(
-                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %8.1fms %6d  %s"
+                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %7.1fms %8.1fms %6d  %s"
                 % (
                     g["preset"],
                     g["mode"],
@@ -419,6 +421,7 @@ def run(args, out=sys.stdout):
                     g["free_low_after_gc"],
                     g["mean_tick_us"] / 1000,
                     g["worst_tick_us"] / 1000,
+                    (g["worst_tick_step_us"] or 0) / 1000,
                     g["worst_gc_us"] / 1000,
                     g["late"],
                     "-"

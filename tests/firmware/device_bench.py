@@ -22,6 +22,19 @@ def _config(**fields):
     return json.dumps(c)
 
 
+_KEPT_MODULES = ("ludus", "ludus.device", "ludus.hw", "ludus.hw.fake", "ludus.runtime")
+
+
+def _forget_modules():
+    # what a reset clears of the package (MicroPython only: ludus.runtime.forget does nothing on CPython)
+    import sys
+
+    from ludus.runtime import forget
+
+    for name in [n for n in sys.modules if n.startswith("ludus") and n not in _KEPT_MODULES]:
+        forget(name)
+
+
 class Bench:
     """A device on the fake platform, with a script of things done at given times."""
 
@@ -70,10 +83,13 @@ class Bench:
                 return
             except FakeReset:  # machine.reset(): the board starts again from its files and flash
                 self.resets += 1
-                # a reset frees the whole heap: the old device and its drivers go first (the modules
-                # it imported stay, which a real reset would also clear)
+                # a reset frees the whole heap: the old device and its drivers go, and the modules it
+                # imported (on the unix port some 75 KB of a Ludo board's classes and tables: kept,
+                # they left the boot after the reset short of heap, depending on the heap's layout).
+                # The bench's own stay: the platform lives on, as the board's flash and files do.
                 p = self.platform
                 self.device = p.board = p.chain = p.strip = p.bank = None
+                _forget_modules()
                 gc.collect()
                 self.device = Device(self.platform, out=self._out, seed=SEED)
 
