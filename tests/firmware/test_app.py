@@ -71,13 +71,12 @@ def _events(out, name):
 _CUT = {}  # the flash and the table as the power cut left them, for the second half
 
 
-def _play_until_the_cut():
+def _set_up():
+    # a board on fake hardware with the two-player start (the referee's own) put on it
     flash = FakeFlash(3, block_size=1024)  # (first, while the heap is whole)
-    board = _board()
-    table = Table(board)
+    table = Table(_board())
     out = []
     app = table.app(flash, out)
-    # the two-player start (the referee's own), put on the board
     from ludus.games import position
 
     game = position("checkers/2")
@@ -85,6 +84,11 @@ def _play_until_the_cut():
     for seat in (0, 1):
         for h in game.pieces(seat):
             table.put(binding.cells(h)[0], True)
+    return flash, table, out, app, game, binding
+
+
+def _play_until_the_cut():
+    flash, table, out, app, game, binding = _set_up()
     table.run(app, 600)
     assert _events(out, "new_game"), out
     names = game.place_names
@@ -138,17 +142,7 @@ def test_c_a_game_s_start_reaches_the_journal_at_the_tick_after_it_begins():
     # the tick that begins a game is the busiest: its start state is taken then, and written to the
     # journal by the next tick (with any action taken meanwhile); a power cut in between keeps the
     # pieces on the board, which show the start again
-    flash = FakeFlash(3, block_size=1024)
-    table = Table(_board())
-    out = []
-    app = table.app(flash, out)
-    from ludus.games import position
-
-    game = position("checkers/2")
-    binding = app.referee.places
-    for seat in (0, 1):
-        for h in game.pieces(seat):
-            table.put(binding.cells(h)[0], True)
+    flash, table, out, app, _game, _binding = _set_up()
     while not _events(out, "new_game"):
         assert table.now < 2000, out
         table.run(app, 10)
