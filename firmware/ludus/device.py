@@ -27,7 +27,10 @@ WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a col
 MAX_FAULTS = const(5)
 FAULT_WINDOW_MS = const(60000)
 SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
-GC_THRESHOLD = const(32768)  # MicroPython's own collection once this much is allocated (a backstop)
+# MicroPython's own collection once this much is allocated since the last: a backstop only. The loop
+# collects after each burst (GC_AFTER_MS), and a four-player game's burst leaves 10 KB at most; at
+# 32 KB it still fell inside busy ticks when a table played without pause, and took them past 20 ms
+GC_THRESHOLD = const(65536)
 GC_AFTER_MS = const(40)  # an idle tick this long after the last busy one collects what it left...
 GC_ROOM_US = const(3000)  # ...if it has used less than this so far (a collection takes 12-25 ms),
 GC_LATE_MS = const(200)  # ...and this long after it in any case
@@ -129,6 +132,7 @@ class Device:
         self.idle_since = 0
         self.worst_parts = array("l", (0, 0))  # the worst tick: its step's us, the rest's (stats)
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
+        self.free_due = False  # a collection done: the heap it left is counted in a later idle tick
         self.config = None
         self.parts = None  # the `file` command's parts so far: [name, text, ...]
         self.builds = 0  # apps built so far (the loop starts again with each)
@@ -501,6 +505,8 @@ class Device:
                 and (idle >= GC_LATE_MS or (p.ticks_us() - t0) & 0x3FFFFFFF < GC_ROOM_US)
             ):
                 self._collect()
+            elif self.free_due and not erased and (p.ticks_us() - t0) & 0x3FFFFFFF < GC_ROOM_US:
+                self._count_free()
         stats = self.stats
         spent = (p.ticks_us() - t0) & 0x3FFFFFFF
         stats["ticks"] += 1
@@ -522,20 +528,26 @@ class Device:
         # A collection takes 12-25 ms with ~100-170 KB live on the RP2040: it runs in an idle tick
         # (whose own work is under GC_ROOM_US) GC_AFTER_MS after a busy one, which is when a move's
         # garbage is there; gc.threshold set at boot collects anyway if a burst allocates
-        # GC_THRESHOLD first. (No gc.mem_free() per tick: it walks the whole heap.)
+        # GC_THRESHOLD first.
         p = self.platform
         g0 = p.ticks_us()
         if MICROPYTHON:  # (CPython collects on its own; a full collection there is the fake board's
             gc.collect()  # slowest step, and planning it is what the fake board tests)
         took = (p.ticks_us() - g0) & 0x3FFFFFFF
         self.dirty_heap = False
+        self.free_due = True
         stats = self.stats
         stats["gc"] += 1
         if took > stats["gc_worst_us"]:
             stats["gc_worst_us"] = took
-        # what is left once a move's garbage is gone: the game's live data at its largest (a walk of
-        # the heap, once per collection, not per tick)
+
+    def _count_free(self):
+        # What a collection left: the game's live data at its largest. gc.mem_free() walks the whole
+        # heap (2-4 ms on the RP2040), so it has an idle tick of its own, never the collection's, and
+        # idle ticks allocate nothing meanwhile.
+        self.free_due = False
         free = mem_free()
+        stats = self.stats
         if free < stats["free_low"] or not stats["free_low"]:
             stats["free_low"] = free
 

@@ -49,7 +49,8 @@ def compile_package(out_dir, march="x64", lines=True):
 # largest: 2.1 KB less bytecode, and the ROMFS image must fit the 192 KiB its partition leaves beside
 # the journal (195,178 bytes of 196,608 with them so, on 2026-12-02; docs/firmware.md). Since
 # 2026-12-04 also the rule-set and name readers, the link's settings commands and the season's count,
-# whose failures the link or a fault event names.
+# whose failures the link or a fault event names, and the bots (0.6 KB; a bot's fault names its
+# function).
 WITHOUT_LINES = (
     "ludus.board.check",
     "ludus.board.wiring",
@@ -63,6 +64,8 @@ WITHOUT_LINES = (
     "ludus.checkers.text",
     "ludus.commands",
     "ludus.club",
+    "ludus.bots.ludo",
+    "ludus.bots.checkers",
 )
 
 

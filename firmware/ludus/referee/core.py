@@ -167,6 +167,9 @@ class Referee(RefereeJudge, RefereeFlow):
         # one they took 40 ms on a Pico, twice a loop iteration (docs/firmware.md); its name, then
         # (name, position)
         self.start_due = None
+        # the game a commit ended, its end (placements, the seed revealed, the lights) due at the next
+        # tick (ludus.referee.judge._load_moves)
+        self.over_due = False
         # the turn clock, None when off: [its length in ms, the tick it runs from, the seat and the turn
         # count it runs for]. (No property for its length: a class with a property makes MicroPython
         # look every attribute stored on its instances up in the class first, a cost on every tick.)
@@ -203,6 +206,8 @@ class Referee(RefereeJudge, RefereeFlow):
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         elif self.start_due is not None:
             self._begin_due()
+        if self.over_due:  # (before a change is judged: the game is over, and it goes to the setup)
+            self._game_over()
         if settled:
             self._dirty = True
             self.hold = 0  # a new reading: a hold (below) starts afresh if it still applies
@@ -210,13 +215,13 @@ class Referee(RefereeJudge, RefereeFlow):
                 _evaluate(self)  # (a module function: a method is looked up through the instance first)
             else:
                 self._detect_start()
-        if button:
+        if button and not self.over_due:  # (a press in the tick a game ends: not taken)
             self._button(button)
         if self.hold or self.cue:  # (apart: tick's own frame stays small enough for the C stack)
             _timers(self, now_ms)
-        if self.clock is not None and self.phase == _PLAY:
+        if self.clock is not None and self.phase == _PLAY and not self.over_due:
             self._clock(now_ms)
-        if self.bots is not None and self.phase == _PLAY:
+        if self.bots is not None and self.phase == _PLAY and not self.over_due:
             self._bot_turn(now_ms)
         if self._dirty:
             self._dirty = False
@@ -309,6 +314,8 @@ class Referee(RefereeJudge, RefereeFlow):
         return self.adapter.has_dice and self.game.awaiting_roll()
 
     def _game_over(self):
+        self.over_due = False
+        self._dirty = True
         self.phase = _OVER
         placements = self.game.placements()
         if self.record.result is None:

@@ -156,7 +156,7 @@ def _commit(self, move):
     self.die_value = 0  # the roll is used: the die shows what still waits (ludus.referee.lights)
     self.events.append({"seat": seat, "move": text, "event": "move"})
     _position_changed(self, move)
-    if self.phase == _PLAY and self.sensed != self.exp_sat:  # (equal: idle, as it was just reset)
+    if self.phase == _PLAY and not self.over_due and self.sensed != self.exp_sat:  # (equal: idle)
         _evaluate(self)
 
 
@@ -171,28 +171,36 @@ def _position_changed(self, played=None):
     _reset_move(self)
     self.table = None
     self.auto_move = None
+    self.over_due = False
     if self.bots is not None:
         self.bots[3] = None  # (a bot's chosen move, now played or gone with the position)
-    _load_moves(self)
+    _load_moves(self, played is not None)
 
 
-def _load_moves(self):
+def _load_moves(self, committed):
     # the new position's move table (none while a roll is owed), or the game's end. The table itself
     # is made when it is first needed (table_of): after a commit the new frame goes out first, and the
-    # next tick loads it (docs/referee.md, "Committing"). What the frame shows (the game's end, a roll
-    # owed) is decided here.
+    # next tick loads it (docs/referee.md, "Committing"). So does the end of a game a commit ended
+    # (over_due; ludus.referee.core.tick): the last move and the end each in a tick of their own.
     game = self.game
     ad = self.adapter
     if ad.has_dice:
         if game.is_over():
-            self._game_over()
+            _end(self, committed)
             return
         if game.awaiting_roll():
             return
     elif ad.finished(game):
-        self._game_over()
+        _end(self, committed)
         return
     self.table = TABLE_DUE
+
+
+def _end(self, committed):
+    if committed:
+        self.over_due = True
+    else:
+        self._game_over()
 
 
 def table_of(self):
