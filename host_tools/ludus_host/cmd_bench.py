@@ -100,6 +100,14 @@ def add_arguments(parser):
     parser.add_argument(
         "--pico-mode", action="append", choices=("files", "romfs"), help="with --pico: only this mode"
     )
+    parser.add_argument(
+        "--pico-reach",
+        type=whole(0, 10000),
+        default=300,
+        metavar="MS",
+        help="with --pico: how long the players of a whole game leave the board alone before each turn "
+        "(default 300 ms, a person reaching; 0: the next touch the moment a move is announced)",
+    )
 
 
 _MPY_DIR = None

@@ -183,8 +183,9 @@ def _chooser(seed):
     return choose
 
 
-def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, log=sys.stderr):
-    """The flashed firmware through a whole game on the emulated board: the figures (a dict)."""
+def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, log=sys.stderr, reach_ms=0):
+    """The flashed firmware through a whole game on the emulated board: the figures (a dict). reach_ms:
+    the board left alone before each turn (ludus_host.pico_table.PicoTable)."""
     from ludus.config import read_config
 
     from ludus_host.pico_table import PicoTable
@@ -201,7 +202,7 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
             raise pico.PicoError("no self-test from the firmware: %s" % emu.usb[-2000:])
         emu.run(500)
         after_boot = emu.command("stats")
-        table = PicoTable(emu, board, preset, seed=seed, chooser=_chooser(seed))
+        table = PicoTable(emu, board, preset, seed=seed, chooser=_chooser(seed), reach_ms=reach_ms)
         table.setup()
         emu.run(500)
         latency = magnet_to_led(emu, table, board)  # at the start
@@ -222,6 +223,7 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
     return {
         "preset": preset,
         "mode": mode,
+        "reach_ms": reach_ms,
         "moves": table.moves,
         "over": table.over(),
         "free_at_boot": boot["free"] if boot else None,
@@ -390,10 +392,11 @@ def run(args, out=sys.stdout):
                 continue
             for mode in args.pico_mode or ("files", "romfs"):
                 print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
-                games.append(whole_game(board_name, game, preset, mode=mode))
+                games.append(whole_game(board_name, game, preset, mode=mode, reach_ms=args.pico_reach))
         figures["games"] = games
         print(
-            "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link):",
+            "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
+            " the board left alone %d ms before each turn):" % args.pico_reach,
             file=out,
         )
         head = (

@@ -16,6 +16,7 @@ from ludus.games import position
 
 LIFT_MS = 120  # a hand moving a piece: off one cell, onto another this much later
 WAIT_MS = 8000  # the longest a move or a roll may take to be judged before the table gives up
+REACH_MS = 300  # a person's pause between the last move's lights and their own first touch (bench)
 
 
 class TableError(LudusError):
@@ -27,8 +28,11 @@ class PowerCut(TableError):
 
 
 class PicoTable:
-    def __init__(self, pico, board, preset, seed=1, chooser=None):
+    def __init__(self, pico, board, preset, seed=1, chooser=None, reach_ms=0):
         self.pico = pico
+        # the board left alone this long before each turn (0: the next touch the moment the last move
+        # is announced, which no person manages; the tests play so, to be quick)
+        self.reach_ms = reach_ms
         self.board = board
         self.preset = preset
         self.game = position(preset)
@@ -130,6 +134,8 @@ class PicoTable:
         game = self.game
         if self.pico.off is not None:
             raise PowerCut("the power is off (%s)" % (self.pico.off,))
+        if self.reach_ms:
+            self.pico.run(self.reach_ms)
         if self.dice and game.awaiting_roll():
             self.roll()
             return None
