@@ -355,6 +355,9 @@ def _full_game():
         ref.take_events()
         plies += 1
         peak = _live(heap_at_start, peak)
+        if ref.over_due:  # the last move: the game's end comes at the next tick
+            now += 5
+            ref.tick(levels, now)
     return "%d plies, %d actions, placements %s, live heap peak %d B" % (
         plies,
         len(ref.record.actions),
@@ -412,6 +415,9 @@ def _ludo_full_game():
         if len(ref.record.actions) <= actions:
             raise RuntimeError("the referee took no action at #%d (situation %d)" % (actions, ref.situation))
         actions = len(ref.record.actions)
+        if ref.over_due:  # the last move: the game's end comes at the next tick
+            now += 5
+            ref.tick(levels, now)
         ref.take_events()
         game = None
         peak = _live(heap_at_start, peak)
