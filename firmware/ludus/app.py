@@ -53,6 +53,9 @@ class App:
         # one level per sensor channel: ADC readings (analog) or 0/1 (digital)
         analog = board.sensor_kind == "analog"
         self.levels = array("H" if analog else "B", bytes((2 if analog else 1) * board.channel_count))
+        # a digital board's sensors read again between ticks (moved()); an analog board's levels differ
+        # a little on every reading, so it waits for its ticks
+        self.peek = None if analog else array("B", bytes(board.channel_count))
         scene = default_scene(board, config["budget_ma"])
         scene.set_brightness(config["brightness"])
         bots = players = None
@@ -111,6 +114,18 @@ class App:
                 self.pixels.write(frame)
                 self.sent[:] = frame
         return bool(changed or events)
+
+    def moved(self):
+        """Whether the sensors read otherwise than at the last step, on a board that was still: read
+        between ticks, so that a lifted piece is taken in at once rather than at the next tick (the
+        referee's settle time then runs from that reading). False for an analog board, and while a
+        change is already being taken in (a flickering sensor must not call for a tick every time).
+        Allocates nothing."""
+        peek = self.peek
+        if peek is None or self.referee.occ.busy():
+            return False
+        self.sensors.read(peek)
+        return peek != self.levels
 
     def _keep(self, events):
         # the journal follows the game record: its start, each action added or taken back, its end

@@ -23,6 +23,9 @@ from ludus.link import PROTOCOL, Link
 from ludus.runtime import CODE_IN_RAM, MICROPYTHON, const, mem_free, transient
 
 TICK_MS = const(20)  # 50 ticks a second
+# between ticks a digital board's sensors are read this often (0.2 ms a reading), and a change starts
+# the next tick at once: a lifted piece waits at most this long to be seen, not a whole tick
+SCAN_MS = const(5)
 WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a collection (19 ms)
 MAX_FAULTS = const(5)
 FAULT_WINDOW_MS = const(60000)
@@ -461,7 +464,16 @@ class Device:
             wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
             wait -= 0x20000000
             if wait > 0:
-                p.sleep_ms(wait)
+                app = self.app
+                while wait > SCAN_MS:
+                    p.sleep_ms(SCAN_MS)
+                    if app.moved():  # a piece lifted or put down: its tick now, and the ticks from it
+                        due = p.ticks_ms()
+                        wait = 0
+                        break
+                    wait = ((due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+                if wait > 0:
+                    p.sleep_ms(wait)
             else:  # behind: the next tick at once (a zero sleep still lets USB and the scheduler run)
                 stats["late"] += 1
                 due = p.ticks_ms()

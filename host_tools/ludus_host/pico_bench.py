@@ -249,17 +249,16 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
     }
 
 
-# the occupancy's defaults (ludus.sensing.occupancy): a reading kept 30 ms (debounce), then the board
-# still for 200 ms (settle), before the referee takes a change
-SETTLE_MS = 30 + 200
+# the occupancy's default settle time (ludus.sensing.occupancy): the board still for 200 ms from the
+# reading that first saw a change (its 30 ms debounce inside that time) before the referee takes it
+SETTLE_MS = 200
 
 
 def magnet_to_led(emu, table, board, rounds=5):
     """ms from a magnet taken off a sensor to the last LED latched of the frame that shows it (the lifted
-    piece's destinations lit), less the debounce and settle times: a checkers piece with moves lifted
-    and put back, `rounds` times. It includes the wait for the next 20 ms tick to read the sensors
-    (twice: when the reading changes, and when the board has settled). The samples (none for Ludo,
-    whose lifts wait for a roll)."""
+    piece's destinations lit), less the settle time: a checkers piece with moves lifted and put back,
+    `rounds` times. It includes the wait for the sensors' next reading (every 5 ms between the 20 ms
+    ticks, ludus.device.SCAN_MS). The samples (none for Ludo, whose lifts wait for a roll)."""
     game = table.game
     if hasattr(game, "awaiting_roll") or game.is_over():
         return []

@@ -20,7 +20,8 @@ Calibration and the analog quantiser live in ``ludus.sensing.calibration`` (a di
 
 Timing: a raw change must be seen on ``debounce_ticks`` consecutive ticks spanning at least
 ``debounce_ms`` before ``current`` takes it; ``settled`` takes ``current`` once no channel's ``current``
-has changed for ``settle_ms``, so a piece slid across cells never registers the cells between.
+has changed for ``settle_ms``, counted from when each change was first read (the debounce lies inside
+the settle time), so a piece slid across cells never registers the cells between.
 A channel whose ``current`` changes more than ``flicker_limit`` times before the board settles is
 *flickering*: it stops holding the board up, and its ``settled`` value is frozen until it has kept still
 for ``flicker_hold_ms``. ``update`` allocates nothing. docs/sensing.md has the details.
@@ -63,7 +64,8 @@ class Occupancy:
     - ``version``: increments each time ``settled`` changes;
     - ``current``: bytearray, the debounced counts right now (a lifted piece shows here at once);
     - ``current_version``: increments on every change of ``current``;
-    - ``still_since_ms``: when ``current`` last changed (flickering channels aside);
+    - ``still_since_ms``: when the latest change of ``current`` was first read (flickering channels
+      aside);
     - ``unsettled``: True while ``current`` differs from ``settled`` or a flickering channel is held;
     - ``flickering``: bytearray, 1 for a channel currently treated as flickering."""
 
@@ -208,6 +210,7 @@ class Occupancy:
             self._commit(i, r, now)
 
     def _commit(self, i, count, now):
+        moving = self.unsettled
         self.current[i] = count
         self.current_version += 1
         self._changed_at[i] = now
@@ -218,7 +221,12 @@ class Occupancy:
         if flips > self.flicker_limit:
             self.flickering[i] = 1
         else:
-            self.still_since_ms = now
+            # The board has been moving since the change was first read, not since the debounce let
+            # it through: the settle runs from then (the debounce inside it), unless a change read
+            # later is already holding the board up
+            since = self._cand_since[i]
+            if not moving or (since - self.still_since_ms) & _TICKS_MASK < 0x20000000:
+                self.still_since_ms = since
 
     def _publish(self, now):
         changed = False
