@@ -50,7 +50,9 @@ def compile_package(out_dir, march="x64", lines=True):
 # the journal (195,178 bytes of 196,608 with them so, on 2026-12-02; docs/firmware.md). Since
 # 2026-12-04 also the rule-set and name readers, the link's settings commands and the season's count,
 # whose failures the link or a fault event names, and the bots (0.6 KB; a bot's fault names its
-# function).
+# function). Since 2026-12-05 the board file's and the calibration's readers and the Danish season's
+# table, whose faults name the file and field (0.6 KB: 195,738 bytes, with the loop's readings between
+# ticks).
 WITHOUT_LINES = (
     "ludus.board.check",
     "ludus.board.wiring",
@@ -66,6 +68,9 @@ WITHOUT_LINES = (
     "ludus.club",
     "ludus.bots.ludo",
     "ludus.bots.checkers",
+    "ludus.board.definition",
+    "ludus.sensing.calibration",
+    "ludus.ludo.season",
 )
 
 

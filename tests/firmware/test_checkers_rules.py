@@ -165,6 +165,29 @@ def test_several_chains_to_one_hole_are_one_move_with_a_shortest_path():
     assert len(game.legal_moves()) == len(set([(m.frm, m.to) for m in game.legal_moves()]))
 
 
+def test_move_to_is_the_destination_with_its_path_and_none_where_not_legal():
+    # in a crowded six-player game, for every piece: each of its destinations, and nothing else
+    from ludus.bots.checkers import Lcg, choose_move
+
+    game = checkers.start_position("6")
+    rng = Lcg(3)
+    for _ in range(60):
+        game.push(choose_move(game, rng))
+    holes = [h for h in range(121) if game.destinations(h)]
+    assert len(holes) >= 5
+    for frm in holes:
+        moves = game.destinations(frm)
+        reached = [m.to for m in moves]
+        for m in moves:
+            one = game.move_to(frm, m.to)
+            assert one == m and one.path == m.path, (frm, m.to, one and one.path, m.path)
+        for to in range(121):
+            if to not in reached:
+                assert game.move_to(frm, to) is None, (frm, to)
+    chains = [m for h in holes for m in game.destinations(h) if len(m.path) > 2]
+    assert chains  # (jump chains of two jumps and more among them)
+
+
 def test_continuations_show_the_next_jumps_of_a_chain():
     game = position("2", {H(*C): "a", at(C, E): "d", at(C, E, E, SW): "d", at(C, SE): "d"})
     mid = at(C, E, E)

@@ -249,6 +249,17 @@ class CheckersGame:
         sources = (hole,)
         return moves_of(self._codes(self.turn, sources), sources)
 
+    def move_to(self, frm, to):
+        """The legal move frm-to with its shortest path, or None if it is not legal: destinations() for
+        one destination (the referee's commit of a jump chain makes this one Move, not one per place the
+        piece could reach)."""
+        code = self._board[frm]
+        if not code or self.config.set_seat[code] != self.turn or self._over_quick():
+            return None
+        if not has_code(self._codes(self.turn, (frm,)), frm << 7 | to):
+            return None
+        return Move(frm, to, _moves.path(0, frm, to))
+
     def continuations(self, at, frm=None):
         """The holes a piece standing on `at` in the middle of a jump chain can reach with one more
         jump. `frm` is where the chain started: that hole counts as empty (the piece has left it)."""

@@ -20,10 +20,10 @@ def _step(frm, to):
 
 def _jump(game, frm, to):
     # the legal jump chain frm-to, with its path
-    for m in game.destinations(frm):
-        if m.to == to:
-            return m
-    raise StateError("h%d-h%d is not a legal move here" % (frm, to))
+    move = game.move_to(frm, to)
+    if move is None:
+        raise StateError("h%d-h%d is not a legal move here" % (frm, to))
+    return move
 
 
 class CheckersAdapter(GameAdapter):
