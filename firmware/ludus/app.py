@@ -12,6 +12,7 @@ JSON line through `out`, sounds the cue for it, and renders the LED frame when t
 a pattern may have moved (every FRAME_MS), sending it only when it differs from the last one sent."""
 
 import json
+from array import array
 
 from ludus.referee.core import Referee, default_scene
 from ludus.runtime import const
@@ -48,8 +49,6 @@ class App:
         self.journal = journal
         self.buzzer = buzzer if config["sound"] else None
         self.out = out if out is not None else print
-        from array import array
-
         # one level per sensor channel: ADC readings (analog) or 0/1 (digital)
         analog = board.sensor_kind == "analog"
         self.levels = array("H" if analog else "B", bytes((2 if analog else 1) * board.channel_count))

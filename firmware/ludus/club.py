@@ -10,6 +10,8 @@ files: read_file(name) -> text or None, write_file(name, text) (whole or not at 
 A file that cannot be read, or a season of another rule set, is kept under a name of its own
 (season-N.json) and a new season begins: nothing a club counted is overwritten."""
 
+import json
+
 from ludus.ludo.season import KEY_DIGITS, Season, rules_of
 from ludus.runtime import const
 
@@ -90,8 +92,6 @@ def count(files, rules, record, game):
 def sync(files, rules, journal):
     """At boot: the newest finished game in the journal counted, if the power went after the journal
     ended it and before season.json had it. (kind, season, note) as count() gives them."""
-    import json
-
     from ludus.record.journal import end_of, seats_of
 
     games = journal.finished(1, actions=False)

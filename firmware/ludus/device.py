@@ -14,9 +14,11 @@ all, leaves the device in safe mode: the link still answers, the LEDs show the e
 repeated on USB. Only Ctrl-C (mpremote) or a command ends the loop, into the REPL."""
 
 import gc
+import io
 import json
 import sys
 from array import array
+from binascii import hexlify
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL, Link
@@ -91,8 +93,6 @@ class Stop(Exception):
 
 def _trace(exc):
     # the traceback as text (sys.print_exception on MicroPython, traceback on CPython)
-    import io
-
     buf = io.StringIO()
     printer = getattr(sys, "print_exception", None)
     if printer is not None:
@@ -344,8 +344,6 @@ class Device:
             p.sleep_ms(4)
         frame[:] = bytes(len(frame))
         pixels.write(frame)
-        from array import array
-
         analog = board.sensor_kind == "analog"
         n = board.channel_count
         levels = array("H" if analog else "B", bytes((2 if analog else 1) * n))
@@ -764,8 +762,6 @@ class Device:
 
     def _cmd_frame(self, cmd, link):
         # the LEDs as last written, GRB bytes in hex: what `ludus sim --device` shows of a real board
-        from binascii import hexlify
-
         link.reply(cmd, {"ok": True, "grb": hexlify(self.app.sent).decode()})
 
     def _cmd_light(self, cmd, link):

@@ -17,6 +17,8 @@ the definition's wiring. The format, version 1:
 Cells and indicator groups left out keep the definition's numbers; after the map is laid over them every
 channel and every LED must still be used once."""
 
+import json
+
 from ludus.errors import BoardDefinitionError
 
 FORMAT = "ludus-wiring"
@@ -30,8 +32,6 @@ def _number(value, top):
 
 def _read(board, text):
     # (the new channel and LED tables, the indicator tables, the notes), or BoardDefinitionError
-    import json
-
     from ludus.errors import repeated_key
 
     try:

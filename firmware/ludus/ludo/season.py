@@ -8,6 +8,8 @@
 The board keeps one (ludus.device), `ludus season` makes one from record files, and the simulator shows
 one: all three count with this code (docs/club.md)."""
 
+import json
+
 from ludus.errors import ConfigError, NotationError
 
 SEASON_FORMAT = "ludus-season/1"
@@ -194,8 +196,6 @@ class Season:
         }
 
     def to_json(self):
-        import json
-
         t = self.table
         return json.dumps(
             {
@@ -215,8 +215,6 @@ class Season:
     @classmethod
     def from_json(cls, text):
         """A kept season; NotationError naming what is wrong with a damaged or foreign file."""
-        import json
-
         try:
             data = json.loads(text)
         except ValueError as exc:

@@ -19,6 +19,7 @@ holds the unfinished game (then the journal is full: `full` is set and actions a
 Blocks erased ahead of need (prepare) get their header only when writing reaches them: an erased block
 is found again after a reboot, so a power cut wastes none of them."""
 
+import json
 from array import array
 
 from ludus.errors import StateError
@@ -228,8 +229,6 @@ class Journal:
         """The finished games still in flash as game records (JSON text, the seed revealed, so
         `ludus verify` checks them), oldest first; `last`: only that many of the newest. A game whose
         start cannot be read (damage past its checksums) is left out."""
-        import json
-
         from ludus.record.game import GameRecord
 
         games = self.finished(last) if last != 0 else []
@@ -256,8 +255,6 @@ class Journal:
         game = self.current()
         if game is None:
             return None
-        import json
-
         from ludus.record.actions import roll_values
         from ludus.record.game import GameRecord
 
@@ -280,8 +277,6 @@ class Journal:
         """A new game: state is Referee.start_state() or Referee.state() at its start (a dict), or its
         JSON text."""
         if not isinstance(state, (str, bytes)):
-            import json
-
             state = json.dumps(state)
         self.full = False
         self.blocked_at = -1
@@ -419,8 +414,6 @@ def seats_of(players):
 def end_of(payload):
     """(placements or None, players or None) of an end record: the placements' list, or an object
     with "result" and "players" (the names as the game ended: they may have been set during it)."""
-    import json
-
     end = json.loads(payload)
     players = None
     if isinstance(end, dict):

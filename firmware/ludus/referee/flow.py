@@ -6,6 +6,8 @@ undo, the Danish start choice) and the state that survives a power cut. A part o
 # (index, arg-type: `choices` holds the moves to confirm or the starts that fit, None between; union-attr:
 # `bots` is one list of its levels, its bots, a time and a move)
 
+import hashlib
+
 from ludus.dice import Dice
 from ludus.errors import ConfigError, StateError
 from ludus.record.actions import roll_values
@@ -134,8 +136,6 @@ class RefereeFlow:
             seed = seed_from_hex(seed)
         if k == 0:
             return bytes(seed)
-        import hashlib
-
         return hashlib.sha256(bytes(seed) + bytes([k & 255, k >> 8 & 255])).digest()
 
     def _begin_due(self):

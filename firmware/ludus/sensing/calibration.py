@@ -4,6 +4,7 @@ stacked Ludo tokens; JSON save and load (the format docs/sensing.md describes). 
 a digital board never loads it; ``from ludus.sensing import Calibration`` still works (imported on
 first use)."""
 
+import json
 from array import array
 
 from ludus.errors import ConfigError
@@ -108,8 +109,6 @@ class Calibration:
 
     def to_json(self):
         """The calibration as JSON text (the format docs/sensing.md describes)."""
-        import json
-
         return json.dumps(
             {
                 "format": self.FORMAT,
@@ -123,8 +122,6 @@ class Calibration:
     @classmethod
     def from_json(cls, text):
         """Parse and validate JSON text written by to_json (or by hand); ConfigError names the fault."""
-        import json
-
         from ludus.errors import repeated_key
 
         k = repeated_key(text)
