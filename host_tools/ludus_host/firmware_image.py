@@ -51,7 +51,7 @@ def compile_package(out_dir, march="x64", lines=True):
 # 2026-12-04 also the rule-set and name readers, the link's settings commands and the season's count,
 # whose failures the link or a fault event names, and the bots (0.6 KB; a bot's fault names its
 # function). Since 2026-12-05 the board file's and the calibration's readers and the Danish season's
-# table, whose faults name the file and field (0.6 KB: 195,738 bytes, with the loop's readings between
+# table, whose faults name the file and field (0.6 KB: 195,798 bytes, with the loop's readings between
 # ticks).
 WITHOUT_LINES = (
     "ludus.board.check",
