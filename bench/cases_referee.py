@@ -226,6 +226,20 @@ def _step_of_seat_0(ref):
     raise RuntimeError("no step in the crowded position")
 
 
+def _chain_of_seat_0(ref):
+    # the longest jump chain that ends where no jump goes on (committed as soon as the board settles,
+    # not held as pending): its path is found for the commit (CheckersGame.move_to)
+    game = ref.game
+    best = None
+    for m in game.legal_moves():
+        if len(m.path) > 2 and not ref.adapter.continuations(game, m):
+            if best is None or len(m.path) > len(best.path):
+                best = m
+    if best is None:
+        raise RuntimeError("no finished jump chain in the crowded position")
+    return best
+
+
 def _six_of_green(ref):
     # the first move with the 6 onto an empty square (seen arriving: committed at once); the 5 still
     # waits, so the next position has a move table
@@ -248,6 +262,14 @@ def cc_commit():
 
 def ludo_commit():
     return _commit_case("ludo52", "ludo/classic", LUDO_CROWDED, _six_of_green)
+
+
+def cc_jump_commit():
+    return _commit_case("checkers", "checkers", CHECKERS_CROWDED, _chain_of_seat_0)
+
+
+def cc_jump_commit_rewind():
+    return _commit_case("checkers", "checkers", CHECKERS_CROWDED, _chain_of_seat_0, True)
 
 
 def cc_commit_next_tick():
@@ -430,10 +452,12 @@ CASES = [
     ("referee.ludo_change", ludo_change, 100),
     ("referee.cc_commit", cc_commit, COPIES),
     ("referee.ludo_commit", ludo_commit, COPIES),
+    ("referee.cc_jump_commit", cc_jump_commit, COPIES),
     ("referee.cc_commit_next_tick", cc_commit_next_tick, COPIES),
     ("referee.ludo_commit_next_tick", ludo_commit_next_tick, COPIES),
     ("referee.cc_commit_rewind", cc_commit_rewind, COPIES),
     ("referee.ludo_commit_rewind", ludo_commit_rewind, COPIES),
+    ("referee.cc_jump_commit_rewind", cc_jump_commit_rewind, COPIES),
     ("referee.full_game", full_game, 1),
     ("referee.ludo_full_game", ludo_full_game, 1),
 ]

@@ -41,6 +41,7 @@ PLAN = (
     ("referee.ludo_change", 10, "Pico est. <= 5 ms", "settled change -> LED frame, crowded Ludo"),
     ("referee.cc_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, worst checkers"),
     ("referee.ludo_commit", 10, "Pico est. <= 5 ms", "a move committed -> LED frame, crowded Ludo"),
+    ("referee.cc_jump_commit", 10, "", "a jump chain committed -> LED frame, crowded checkers"),
     ("referee.cc_commit_next_tick", 10, "", "... and the next tick (the new move table), checkers"),
     ("referee.ludo_commit_next_tick", 10, "", "... and the next tick (the new move table), Ludo"),
     ("referee.full_game", None, "", "full simulated checkers game (heap peak)"),
@@ -59,6 +60,7 @@ PLAN = (
 SUBTRACT = {
     "referee.cc_commit": "referee.cc_commit_rewind",
     "referee.ludo_commit": "referee.ludo_commit_rewind",
+    "referee.cc_jump_commit": "referee.cc_jump_commit_rewind",
     "referee.cc_commit_next_tick": "referee.cc_commit_rewind",
     "referee.ludo_commit_next_tick": "referee.ludo_commit_rewind",
 }

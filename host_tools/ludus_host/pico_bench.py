@@ -29,6 +29,13 @@ PICO_PLAN = (
     ("referee.ludo_change", 10, None, "<= 2 ms", "settled change -> LED frame, crowded Ludo"),
     ("referee.cc_commit", 10, "referee.cc_commit_rewind", "<= 3 ms", "a move committed -> frame, checkers"),
     ("referee.ludo_commit", 10, "referee.ludo_commit_rewind", "<= 3 ms", "a move committed -> frame, Ludo"),
+    (
+        "referee.cc_jump_commit",
+        10,
+        "referee.cc_jump_commit_rewind",
+        "<= 3 ms",
+        "a jump chain committed -> frame, checkers",
+    ),
     ("referee.cc_commit_next_tick", 10, "referee.cc_commit_rewind", "", "... and the next tick, checkers"),
     ("referee.ludo_commit_next_tick", 10, "referee.ludo_commit_rewind", "", "... and the next tick, Ludo"),
     ("referee.full_game", 1, None, "", "full simulated checkers game"),

@@ -101,8 +101,9 @@ def test_nearest_pairs():
 
 
 def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
-    # On MicroPython judge and diff_places run as viper code (ludus.referee.native); on CPython this
-    # compares the bytecode versions with themselves. Every reading of every cap on random moves.
+    # On MicroPython the judgement of moves (alone and a place's chain) and diff_places run as viper
+    # code (ludus.referee.native); on CPython this compares the bytecode versions with themselves.
+    # Every reading of every cap on random moves.
     import ludus.referee.infer as ri
 
     x = 12345
@@ -125,11 +126,24 @@ def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
         got = []
         assert diff_places(sensed, exp_sat, got) == len(want) and got == want
         t.exp_sat = exp_sat
-        for i in range(len(moves)):
-            assert ri._judge(t, i, sensed, len(want)) == ri._judge_py(t, i, sensed, len(want)), (
-                moves[i],
-                sensed,
-            )
+        nd = len(want)
+        for i in range(len(moves)):  # each move alone
+            assert ri._judge_moves(t, -2 - i, sensed, nd) == ri._judge_py(t, i, sensed, nd), moves[i]
+        for p in range(7):  # the chain of each place's moves
+            got = []
+            for kernel in (ri._judge_moves, ri._judge_moves_py):
+                t.matches = []
+                t.partials = []
+                assert kernel(t, t.head[p], sensed, nd) == 0
+                got.append((t.matches, t.partials))
+            assert got[0] == got[1], (p, moves, sensed)
+            want_m, want_p = [], []
+            k = t.head[p]
+            while k >= 0:
+                kind = ri._judge_py(t, t.owner[k], sensed, nd)
+                (want_m if kind == MATCH else want_p if kind == PARTIAL else []).append(t.owner[k])
+                k = t.link[k]
+            assert got[0] == (want_m, want_p)
 
 
 def test_inlined_constants_agree():

@@ -102,7 +102,7 @@ class MoveTable:
         between expected and the result (a place the move both empties and fills, such as a capture
         square, may read anything), and no more pieces put down than taken up."""
         self.exp_sat = exp_sat
-        return _judge(self, i, sensed, ndiff)
+        return _judge_moves(self, -2 - i, sensed, ndiff)
 
     def shows_arrival(self, i, exp_sat):
         """True if the sensors see move i put a piece down somewhere (a count that rises)."""
@@ -198,8 +198,8 @@ def _rises(table, p, d, exp_sat):
 
 
 def _judge_py(table, i, sensed, ndiff):
-    # MoveTable.judge against table.exp_sat, in one pass over the move's places; ludus.referee.native has
-    # the same loop as viper code for MicroPython.
+    # MoveTable.judge against table.exp_sat, in one pass over the move's places (for _judge_moves_py;
+    # ludus.referee.native has the same loop inside its judge_moves).
     e = table.expected
     cap = table.cap
     place = table.place
@@ -247,6 +247,25 @@ def _judge_py(table, i, sensed, ndiff):
         return MATCH
     # pieces are carried, not conjured: nothing is placed that was not lifted first
     return PARTIAL if placed <= lifted else FOREIGN
+
+
+def _judge_moves_py(table, first, sensed, ndiff):
+    # Judge moves against table.exp_sat. first >= -1: the moves of the chain of entries from first (those
+    # changing one place; -1 ends it), each that matches appended to table.matches, each part way to
+    # table.partials; returns 0. first < -1: move -2 - first alone, its kind returned. (ludus.referee.native
+    # has it as viper code: one call for a chain, where a call per move cost tens of microseconds each.)
+    k = first
+    while k != -1:
+        if k < -1:
+            return _judge_py(table, -2 - k, sensed, ndiff)
+        i = table.owner[k]
+        k = table.link[k]
+        kind = _judge_py(table, i, sensed, ndiff)
+        if kind == MATCH:
+            table.matches.append(i)
+        elif kind == PARTIAL:
+            table.partials.append(i)
+    return 0
 
 
 def _load_steps_py(table, codes, n):
@@ -305,14 +324,14 @@ def _list_diffs_py(sensed, exp_sat, n, out):
             out.append(p)
 
 
-_judge = _judge_py
+_judge_moves = _judge_moves_py
 _list_diffs = _list_diffs_py
 _load_steps = _load_steps_py
 _saturate = _saturate_py
 sense_changes = _sense_changes_py
 NATIVE = False  # whether the functions above are the viper kernels of ludus.referee.native
 if _NATIVE:
-    from ludus.referee.native import judge as _judge
+    from ludus.referee.native import judge_moves as _judge_moves
     from ludus.referee.native import list_diffs as _list_diffs
     from ludus.referee.native import load_steps as _load_steps
     from ludus.referee.native import saturate as _saturate
@@ -351,35 +370,26 @@ def classify(table, sensed, exp_sat, diffs, seen=None):
     table.partials = []
     if not diffs:
         return 0, table.matches, table.partials  # IDLE
-    k = table.head[diffs[0]]
-    _judge_chain(table, sensed, len(diffs), k)
+    _judge_moves(table, table.head[diffs[0]], sensed, len(diffs))
+    if len(table.matches) > 1:
+        table.matches = _distinct(table)
     if len(table.matches) > 1 and seen is not None:
         table.matches = _prefer_seen(table, sensed, seen)
     k = 1 if table.matches else 2 if table.partials else 3  # MATCH, PARTIAL, FOREIGN
     return k, table.matches, table.partials
 
 
-def _judge_chain(table, sensed, nd, k):
-    # judge the moves of entry k's chain (those changing one place): matches and partials noted
-    while k >= 0:
-        i = table.owner[k]
-        kind = _judge(table, i, sensed, nd)
-        if kind == 1:  # MATCH
-            _add_match(table, i)
-        elif kind == 2:  # PARTIAL
-            table.partials.append(i)
-        k = table.link[k]
-
-
-def _add_match(table, i):
-    # a match, unless one with the same effect is already listed
+def _distinct(table):
+    # the matches, each effect once (the first move with it): moves that look the same on the board
     m = table.matches
-    j = 0
-    while j < len(m):
-        if table.same_effect(i, m[j]):
-            return
-        j += 1
-    m.append(i)
+    out = []
+    for i in m:
+        for j in out:
+            if table.same_effect(i, j):
+                break
+        else:
+            out.append(i)
+    return out
 
 
 def _prefer_seen(table, sensed, seen):

@@ -108,7 +108,8 @@ class Calibration:
         return self
 
     def to_json(self):
-        """The calibration as JSON text (the format docs/sensing.md describes)."""
+        """The calibration as JSON text (the format docs/sensing.md describes), without spaces: the text
+        is built in one piece of heap, which a long calibration leaves broken up."""
         return json.dumps(
             {
                 "format": self.FORMAT,
@@ -116,7 +117,8 @@ class Calibration:
                 "min_gap": self.min_gap,
                 "hysteresis_pct": self.hysteresis_pct,
                 "channels": [list(levels) if levels else None for levels in self._levels],
-            }
+            },
+            separators=(",", ":"),
         )
 
     @classmethod
