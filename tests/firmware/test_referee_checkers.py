@@ -232,3 +232,35 @@ def test_a_start_is_begun_over_the_two_ticks_after_the_pieces_settle_unless_they
     assert ref.start_due is None and ref.game is None and not rig.take("new_game")
     rig.place("h7")  # (place settles: the start is seen again and begun a tick later)
     assert [e["start"] for e in rig.take("new_game")] == ["checkers/2"] and ref.game is not None
+
+
+def test_a_chain_carried_in_one_go_to_where_it_can_go_on_waits_with_its_path_lit():
+    # Lifted and put down two or more jumps away, on a hole from which the chain could go on: pending,
+    # the holes it passed lit as its path (worked out only then: a chain that cannot go on is committed
+    # without it), where it can jump on lit, never a hole it passed.
+    rig = started()
+    game = rig.referee.game
+    chain = None
+    for _ in range(10):  # steps (committed at once) until a player has such a chain
+        for m in game.legal_moves():
+            if len(m.path) > 2:
+                ahead = [h for h in game.continuations(m.to, m.frm) if h not in m.path]
+                if ahead:
+                    chain = m, ahead
+                    break
+        if chain:
+            break
+        step = [m for m in game.legal_moves() if len(m.path) == 2 and not m.is_jump()][0]
+        rig.move("h%d" % step.frm, "h%d" % step.to)
+        assert rig.take("move")[-1]["move"] == step.text()
+    assert chain, "no two-jump chain that goes on in 10 plies"
+    m, ahead = chain
+    rig.move("h%d" % m.frm, "h%d" % m.to)
+    assert rig.situation() == "pending" and rig.take("move") == []
+    for h in m.path[1:-1]:
+        assert rig.lit("h%d" % h, "jump path"), h
+    for h in ahead:
+        assert rig.lit("h%d" % h, "destination"), h
+    assert rig.referee.chain_next == ahead
+    rig.press()
+    assert [e["move"] for e in rig.take("move")] == [m.text()]
