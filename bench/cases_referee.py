@@ -136,6 +136,7 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=F
         game = ref.game.copy()
         game.legal_moves()  # as the referee's own game: its legal moves worked out for the table
         copies.append(game)
+    _as_loaded(ref)
     state = [1000]
 
     def work():
@@ -155,6 +156,7 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=F
         ref.take_events()
         levels[:] = before
         snap.restore(ref)
+        _as_loaded(ref)
         return moved
 
     kept = copies[-1]
@@ -167,12 +169,21 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=F
         ref.take_events()
         levels[:] = before
         snap.restore(ref)
+        _as_loaded(ref)
         return moved
 
     work()  # checks the move commits at once and leaves the referee as it found it
     if ref.take_events() or ref.situation != 0 or ref.table is None:
         raise RuntimeError("the commit case did not wind back")
     return rewind if rewind_only else work
+
+
+def _as_loaded(ref):
+    # A checkers referee made its move table with the game's search noted (legal_move_codes(True)), and
+    # a commit reads the chain from it while no other search has run: so does the game put in place by
+    # the wind-back (its search part of the wind-back, subtracted with it).
+    if ref.adapter.family == "checkers":
+        ref.game.legal_move_codes(True)
 
 
 COPIES = 10  # the default repetitions of the commit cases (as many as ludus bench's callgrind runs)

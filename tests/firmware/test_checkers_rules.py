@@ -188,6 +188,60 @@ def test_move_to_is_the_destination_with_its_path_and_none_where_not_legal():
     assert chains  # (jump chains of two jumps and more among them)
 
 
+def test_jump_paths_come_from_the_move_table_s_search_while_it_stands_and_are_searched_again_after():
+    # in a crowded six-player game: a chain's path and the hole before its last, from the search of
+    # legal_move_codes(keep_chains=True) (no search of their own), then once the generator has run for
+    # something else and once the position has changed, searched for again; the same answers each time
+    import ludus.checkers.moves as moves
+    from ludus.bots.checkers import Lcg, choose_move
+
+    game = checkers.start_position("6")
+    rng = Lcg(5)
+    for _ in range(50):
+        game.push(choose_move(game, rng))
+    chains = [m for m in game.legal_moves() if len(m.path) > 2]
+    steps = [m for m in game.legal_moves() if len(m.path) == 2]
+    assert chains and steps
+    game.legal_move_codes(keep_chains=True)
+    n = moves.searches()
+    for m in chains + steps:
+        assert game.jump_path(m.frm, m.to) == m.path, m
+        assert game.chain_before(m.frm, m.to) == m.path[-2], m
+    assert moves.searches() == n  # (the kept search answered: the generator did not run)
+    for m in chains:
+        # of the chain's holes, one jump from its last reaches only the one before it
+        assert [h for h in game.continuations(m.to, m.frm) if h in m.path] == [m.path[-2]], m
+    game.destinations(chains[0].frm)  # the generator runs for one piece: the kept chains are gone
+    assert moves.searches() == n + 1
+    for m in chains:
+        assert game.jump_path(m.frm, m.to) == m.path and game.chain_before(m.frm, m.to) == m.path[-2]
+    played = chains[0]
+    game.legal_move_codes(keep_chains=True)
+    game.push(played)
+    game.pop()  # the same position again, its search not kept
+    assert game.jump_path(played.frm, played.to) == played.path
+    game.legal_move_codes(keep_chains=True)
+    assert game.jump_path(played.to, played.frm) is None  # not a legal move
+    assert support.raises(IllegalMoveError, game.chain_before, played.to, played.frm)
+
+
+def test_every_generator_run_is_counted_the_count_wrapping_at_24_bits():
+    import ludus.checkers.moves as moves
+
+    game = checkers.start_position("2")
+    n = moves.searches()
+    game.legal_move_codes()
+    game.destinations(game.legal_moves()[0].frm)
+    assert moves.searches() == (n + 3) & 0xFFFFFF  # legal_move_codes, legal_moves, destinations
+    keep = bytes(moves.STAMP)
+    moves.STAMP[1:4] = b"\xff\xff\xff"
+    try:
+        game.legal_move_codes()
+        assert moves.searches() == 0
+    finally:
+        moves.STAMP[1:4] = keep[1:4]
+
+
 def test_continuations_show_the_next_jumps_of_a_chain():
     game = position("2", {H(*C): "a", at(C, E): "d", at(C, E, E, SW): "d", at(C, SE): "d"})
     mid = at(C, E, E)

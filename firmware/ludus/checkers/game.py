@@ -81,6 +81,7 @@ class CheckersGame:
         self._stack = []
         self._blocked = -1  # is_over()'s "nobody can move": unknown (-1), no (0), yes (1)
         self._legal_codes = None  # legal_move_codes() of this position once worked out (push checks them)
+        self._chains = None  # (codes, search) of legal_move_codes(keep_chains=True): see jump_path
         cfg = config
         b = self._board
         self._pieces = [[] for _ in range(cfg.seats)]
@@ -205,24 +206,57 @@ class CheckersGame:
             sources = self._pieces[seat]
         return _generate(self.config, self._board, sources)
 
-    def legal_move_codes(self):
+    def legal_move_codes(self, keep_chains=False):
         """The legal moves of the seat to move as small ints, (from << 7) | to: legal_moves() without
         building Move objects (for the board, perft and benchmarks; their shortest chains are left in
         ludus.checkers.moves.PARENTS). Pieces come in the order of the game's piece list, which depends on
         the moves played (legal_moves() sorts them). [] once the game is over; [PASS_CODE] (0) when
         the seat to move must pass. An array("H") (MicroPython's `in` does not search one: see
         ludus.checkers.moves.has_code). The game keeps it until the position changes, so that push() of a
-        move from it need not generate again: do not modify it."""
+        move from it need not generate again: do not modify it. keep_chains: note which search found the
+        chains, for jump_path() and chain_before() (the board's referee) while they stand."""
         cfg = self.config
         # (_over_quick() written out: this runs for every move on the board)
         if (cfg.cap and self._plies >= cfg.cap) or len(self._finished) >= cfg.seats - 1:
             codes = array("H")
         else:
             codes = _generate(cfg, self._board, self._pieces[self.turn])
+            if keep_chains:
+                self._chains = (codes, _moves.searches())
             if not codes and not self.is_over():
                 codes.append(PASS_CODE)
         self._legal_codes = codes
         return codes
+
+    def jump_path(self, frm, to):
+        """The shortest chain (frm, ..., to) of the legal move frm-to, or None if it is not legal: read
+        from the search legal_move_codes(keep_chains=True) made while the position and that search's
+        chains stand (no generator run since), else searched for again."""
+        slot = self._kept_slot(frm, to)
+        if slot >= 0:
+            return _moves.path(slot, frm, to)
+        move = self.move_to(frm, to)
+        return None if move is None else move.path
+
+    def chain_before(self, frm, to):
+        """The hole before `to` on jump_path(frm, to), without making the path; IllegalMoveError if
+        frm-to is not a legal move."""
+        slot = self._kept_slot(frm, to)
+        if slot >= 0:
+            return _moves.before(slot, frm, to)
+        path = self.jump_path(frm, to)
+        if path is None:
+            raise IllegalMoveError("h%d-h%d is not a legal move here" % (frm, to))
+        return path[-2]
+
+    def _kept_slot(self, frm, to):
+        # frm's slot in the kept search (see jump_path) when it stands and frm-to is legal, else -1
+        kept = self._chains
+        if kept is None or kept[0] is not self._legal_codes or kept[1] != _moves.searches():
+            return -1
+        if not has_code(kept[0], frm << 7 | to):
+            return -1
+        return self._pieces[self.turn].index(frm)
 
     def legal_moves(self):
         """The legal moves of the seat to move, by hole order of the pieces (each piece's steps, then

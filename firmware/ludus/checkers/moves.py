@@ -23,7 +23,9 @@ PASS_CODE = const(0)  # the move code of a pass: from h0 to h0 is never a real m
 PARENTS = bytearray(30 * HOLE_COUNT)
 VISITED = bytearray(HOLE_COUNT)
 QUEUE = bytearray(HOLE_COUNT)
-STAMP = bytearray(1)
+# STAMP[0]: the visited marker; STAMP[1:4]: the generator calls so far (24 bits, little-endian), which
+# tell whether PARENTS still holds a given call's chains (CheckersGame.chain_before)
+STAMP = bytearray(4)
 # CODES: where fast_codes writes a position's move codes before they are copied out (grown when a
 # position has more moves); made at import like PARENTS.
 CODES = array("H", bytes(2 * 128))
@@ -117,7 +119,24 @@ def generate(b, sources, out, ends, locks, long_hop=False):
                     count += 1
         slot += HOLE_COUNT
     STAMP[0] = stamp
+    _count_search()
     return count
+
+
+def _count_search():
+    k = 1
+    while k < 4:
+        v = STAMP[k] + 1
+        STAMP[k] = v & 255
+        if v < 256:
+            return
+        k += 1
+
+
+def searches():
+    """How many times a generator has run (24 bits, wrapping): the number after a call names the search
+    whose chains PARENTS holds until the next."""
+    return STAMP[1] | STAMP[2] << 8 | STAMP[3] << 16
 
 
 def count_moves(b, sources, ends, locks):
@@ -175,13 +194,23 @@ def path(slot, frm, to):
     return tuple(out)
 
 
+def before(slot, frm, to):
+    """The hole before `to` on path(slot, frm, to), without making the path."""
+    dr = ROW[frm] - ROW[to]
+    dc = COL[frm] - COL[to]
+    if dr * dr + dc * dc <= 4:  # a step
+        return frm
+    return PARENTS[slot * HOLE_COUNT + to]
+
+
 # ---------------------------------------------------------------------------------------------
 # Moves
 
 
 class Move:
     """A legal move: a distinct (from, to) pair of holes, with one shortest path (frm, ..., to) that
-    the board can light. A pass (only when the player to move has no move at all) has frm = to = -1."""
+    the board can light. A pass (only when the player to move has no move at all) has frm = to = -1.
+    (The referee's jump chains carry path None until its lights ask: ludus.referee.checkers.)"""
 
     def __init__(self, frm, to, path):
         self.frm = frm
@@ -202,7 +231,7 @@ class Move:
     __str__ = text
 
     def __repr__(self):
-        return "<Move %s path %s>" % (self.text(), "-".join(["h%d" % h for h in self.path]) or "-")
+        return "<Move %s path %s>" % (self.text(), "-".join(["h%d" % h for h in self.path or ()]) or "-")
 
     def __eq__(self, other):
         return isinstance(other, Move) and self.frm == other.frm and self.to == other.to

@@ -91,6 +91,13 @@ def generate_codes(board, sources, out, cfg) -> int:
             i += 1
         slot += 121
     state[0] = stamp
+    i = 1
+    while i < 4:  # the calls so far (see ludus.checkers.moves.searches)
+        v = int(state[i]) + 1
+        state[i] = v
+        if v < 256:
+            break
+        i += 1
     return count
 
 

@@ -18,12 +18,12 @@ def _step(frm, to):
     return dr * dr + dc * dc <= 4
 
 
-def _jump(game, frm, to):
-    # the legal jump chain frm-to, with its path
-    move = game.move_to(frm, to)
-    if move is None:
+def _path(game, frm, to):
+    # the path of the legal jump chain frm-to (from the move table's search while it stands)
+    path = game.jump_path(frm, to)
+    if path is None:
         raise StateError("h%d-h%d is not a legal move here" % (frm, to))
-    return move
+    return path
 
 
 class CheckersAdapter(GameAdapter):
@@ -60,7 +60,7 @@ class CheckersAdapter(GameAdapter):
     # is made only for a move played, pending or lit with its path.
 
     def load(self, game, table, expected):
-        table.load_steps(expected, game.legal_move_codes())
+        table.load_steps(expected, game.legal_move_codes(True))  # (its chains noted: continuations())
         return table.count
 
     def load_one(self, game, table, expected, move):
@@ -76,7 +76,9 @@ class CheckersAdapter(GameAdapter):
             return PASS
         if _step(code >> 7, code & 127):
             return Move(code >> 7, code & 127, (code >> 7, code & 127))  # its path: its holes
-        return _jump(game, code >> 7, code & 127)
+        # A jump chain's path is worked out when ends() first asks for it (lit while pending, say): a
+        # chain committed at once needs none, and finding it was a fifth of the commit on a Pico.
+        return Move(code >> 7, code & 127, None)
 
     def expect_after(self, move, expected):
         # a move only carries one piece from one hole to another
@@ -92,8 +94,12 @@ class CheckersAdapter(GameAdapter):
         return game.move_changes(move)
 
     def ends(self, game, move):
-        """(from place, to place, path places, victims [(place, base place)])."""
-        return move.frm, move.to, move.path, ()
+        """(from place, to place, path places, victims [(place, base place)]), in the position the move
+        is to be played from."""
+        path = move.path
+        if path is None:  # a jump chain from move(): its path found now, and kept with it
+            path = move.path = _path(game, move.frm, move.to)
+        return move.frm, move.to, path, ()
 
     def mover_place(self, game, place):
         return game.seat_at(place) == game.turn
@@ -103,7 +109,13 @@ class CheckersAdapter(GameAdapter):
         if move.frm < 0 or _step(move.frm, move.to):
             return ()  # a pass or a step
         path = move.path
-        return [h for h in game.continuations(move.to, move.frm) if h not in path]
+        if path is not None:
+            return [h for h in game.continuations(move.to, move.frm) if h not in path]
+        # A table's chain (path None, from move()): of the holes of its shortest chain, one jump from
+        # its last reaches only the one before it (one jump from an earlier hole would have made a
+        # shorter chain), and the move table's search names that one.
+        back = game.chain_before(move.frm, move.to)
+        return [h for h in game.continuations(move.to, move.frm) if h != back]
 
     def chain_reach(self, game, frm):
         """Every hole a piece on frm reaches by one or more jumps (ending there legally or not)."""
