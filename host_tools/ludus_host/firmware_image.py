@@ -52,7 +52,10 @@ def compile_package(out_dir, march="x64", lines=True):
 # whose failures the link or a fault event names, and the bots (0.6 KB; a bot's fault names its
 # function). Since 2026-12-05 the board file's and the calibration's readers and the Danish season's
 # table, whose faults name the file and field (0.6 KB: 195,798 bytes, with the loop's readings between
-# ticks; 196,352 with the referee's one-call judgement: 256 bytes to spare).
+# ticks; 196,352 with the referee's one-call judgement: 256 bytes to spare). Since 2026-12-05 also the
+# boards' geometry and the palette (tables made at import), the checkers options' and the Ludo rule
+# sets' readers and the game record's (their faults name the field): 0.9 KB, with the checkers commit's
+# kept search.
 WITHOUT_LINES = (
     "ludus.board.check",
     "ludus.board.wiring",
@@ -71,6 +74,12 @@ WITHOUT_LINES = (
     "ludus.board.definition",
     "ludus.sensing.calibration",
     "ludus.ludo.season",
+    "ludus.ludo.geometry",
+    "ludus.checkers.geometry",
+    "ludus.light.palette",
+    "ludus.checkers.options",
+    "ludus.ludo.rules",
+    "ludus.record.game",
 )
 
 
