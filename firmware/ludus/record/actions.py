@@ -44,11 +44,13 @@ def roll_text(values):
 _WORDS = ((b"green.", b"\xf8"), (b"yellow.", b"\xf9"), (b"red.", b"\xfa"), (b"blue.", b"\xfb"))
 
 
-def _packed(data, chars):
+def _packed(text):
     # An action as an ActionLog keeps it: a roll in one byte (0x80 | a, or 0x80 | a << 3 | b for two
     # dice: continuation bytes, which cannot begin UTF-8 text), the colour words of an ASCII move text
-    # in one byte each, any other text as its UTF-8 after a 0xFF (never in UTF-8). data: the text's
-    # UTF-8, chars: its length in characters.
+    # in one byte each, any other text as its UTF-8 after a 0xFF (never in UTF-8).
+    data = text.encode()
+    if b"\n" in data:
+        raise NotationError("action %r: a newline cannot be recorded" % (text,))
     n = len(data)
     if (n == 6 or n == 8) and data.startswith(b"roll "):
         a = data[5] - 48
@@ -58,12 +60,11 @@ def _packed(data, chars):
             b = data[7] - 48
             if data[6] == 32 and 1 <= b <= 6:
                 return bytes((0x80 | a << 3 | b,))
-    if n != chars:  # (more bytes than characters: not ASCII)
+    if n != len(text):  # (more bytes than characters: not ASCII)
         return b"\xff" + data
-    if b"." in data:  # (every colour word ends in one; a checkers move has none)
-        for word, code in _WORDS:
-            if word in data:
-                data = data.replace(word, code)
+    for word, code in _WORDS:
+        if word in data:
+            data = data.replace(word, code)
     return data
 
 
@@ -104,27 +105,18 @@ class ActionLog:
             self.append(action)
 
     def append(self, text):
-        data = text.encode()
-        if b"\n" in data:
-            raise NotationError("action %r: a newline cannot be recorded" % (text,))
-        self.append_encoded(data, len(text))
-
-    def append_encoded(self, data, chars):
-        """append() of a text given as its UTF-8 (data) and its length in characters, checked already
-        to hold no newline (GameRecord.record_move: the text encoded once)."""
-        data = _packed(data, chars)
+        data = _packed(text)
         n = len(data) + 1
         chunks = self._chunks
-        fills = self._fills
-        if not chunks or fills[-1] + n > len(chunks[-1]):
+        if not chunks or self._fills[-1] + n > len(chunks[-1]):
             chunks.append(bytearray(max(self.CHUNK, n)))
-            fills.append(0)
+            self._fills.append(0)
             self._counts.append(0)
         chunk = chunks[-1]
-        fill = fills[-1]
+        fill = self._fills[-1]
         chunk[fill : fill + n - 1] = data
         chunk[fill + n - 1] = 10
-        fills[-1] = fill + n
+        self._fills[-1] = fill + n
         self._counts[-1] += 1
         self._n += 1
 

@@ -78,21 +78,12 @@ class GameRecord:
 
     def record_move(self, move):
         """Record a move: a move object (its str() is its notation) or its text."""
-        # A text as given: str() of it would make a new string (a qstr search on MicroPython); so would
-        # text[0] or text[-1]. Checked on its UTF-8, made once for the log anyway: no space or control
-        # character at either end, no newline, not a roll (ludus.record.actions.is_roll_action).
+        # a text as given: str() of it would make a new string (a qstr search on MicroPython); so would
+        # text[0] or text[-1], while strip() returns the text itself when there is nothing to strip
         text = move if isinstance(move, str) else str(move)
-        data = text.encode()
-        n = len(data)
-        if (
-            not n
-            or data[0] <= 32
-            or data[n - 1] <= 32
-            or b"\n" in data
-            or (data.startswith(b"roll") and (n == 4 or data[4] <= 32))
-        ):
+        if not text or text.strip() != text or "\n" in text or is_roll_action(text):
             raise NotationError("move text %r cannot be recorded" % (text,))
-        self.actions.append_encoded(data, len(text))
+        self.actions.append(text)
 
     def reveal(self):
         """Publish the seed (at game end). Needs the live dice of a record made with new()."""
