@@ -110,7 +110,7 @@ def test_e_the_journal_erases_ahead_at_boot_and_between_games_never_in_a_game_s_
     b.at(4600, lambda: b.device.journal.end("[0, 1]"))  # (the game's last move, as the app writes it)
     b.at(7000, lambda: look("idle after it"))
     b.run(7100)
-    assert [e["move"] for e in b.events("move")] == ["h7-h16"]
+    assert [e["move"] for e in b.events("move")] == ["h7-h16"], b.events("fault")
     assert seen["booted"] == (JOURNAL_AHEAD, JOURNAL_AHEAD)
     assert seen["idle in the game"] == (JOURNAL_AHEAD, JOURNAL_AHEAD - 1)  # its start took one, no erase
     assert seen["idle after it"] == (JOURNAL_AHEAD + 1, JOURNAL_AHEAD)  # topped up between games

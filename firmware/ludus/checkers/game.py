@@ -81,7 +81,7 @@ class CheckersGame:
         self._stack = []
         self._blocked = -1  # is_over()'s "nobody can move": unknown (-1), no (0), yes (1)
         self._legal_codes = None  # legal_move_codes() of this position once worked out (push checks them)
-        self._chains = None  # (codes, search) of legal_move_codes(keep_chains=True): see jump_path
+        self._chains = None  # (codes, STAMP) of legal_move_codes(keep_chains=True): see jump_path
         cfg = config
         b = self._board
         self._pieces = [[] for _ in range(cfg.seats)]
@@ -222,7 +222,7 @@ class CheckersGame:
         else:
             codes = _generate(cfg, self._board, self._pieces[self.turn])
             if keep_chains:
-                self._chains = (codes, _moves.searches())
+                self._chains = (codes, bytes(_moves.STAMP))  # (the generator's marks: see _kept_slot)
             if not codes and not self.is_over():
                 codes.append(PASS_CODE)
         self._legal_codes = codes
@@ -243,7 +243,9 @@ class CheckersGame:
         frm-to is not a legal move."""
         slot = self._kept_slot(frm, to)
         if slot >= 0:
-            return _moves.before(slot, frm, to)
+            if _moves.is_step(frm, to):
+                return frm
+            return _moves.PARENTS[slot * _HOLES + to]
         path = self.jump_path(frm, to)
         if path is None:
             raise IllegalMoveError("h%d-h%d is not a legal move here" % (frm, to))
@@ -251,8 +253,9 @@ class CheckersGame:
 
     def _kept_slot(self, frm, to):
         # frm's slot in the kept search (see jump_path) when it stands and frm-to is legal, else -1
+        # (STAMP, the generator's visited marker and count of runs, as that run left it: no run since)
         kept = self._chains
-        if kept is None or kept[0] is not self._legal_codes or kept[1] != _moves.searches():
+        if kept is None or kept[0] is not self._legal_codes or _moves.STAMP != kept[1]:
             return -1
         if not has_code(kept[0], frm << 7 | to):
             return -1

@@ -194,13 +194,12 @@ def path(slot, frm, to):
     return tuple(out)
 
 
-def before(slot, frm, to):
-    """The hole before `to` on path(slot, frm, to), without making the path."""
+def is_step(frm, to):
+    """True if the legal move frm-to is a step, not a jump chain (jumps move two rows or four
+    half-pitches)."""
     dr = ROW[frm] - ROW[to]
     dc = COL[frm] - COL[to]
-    if dr * dr + dc * dc <= 4:  # a step
-        return frm
-    return PARENTS[slot * HOLE_COUNT + to]
+    return dr * dr + dc * dc <= 4
 
 
 # ---------------------------------------------------------------------------------------------

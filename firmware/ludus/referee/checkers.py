@@ -4,18 +4,11 @@ codes (no move objects but for the move played), jump-chain continuations. See l
 from array import array
 
 from ludus.checkers.game import start_position
-from ludus.checkers.geometry import COL, POINT_HOLES, ROW, SETUP_NAMES
-from ludus.checkers.moves import PASS, PASS_CODE, Move
+from ludus.checkers.geometry import POINT_HOLES, SETUP_NAMES
+from ludus.checkers.moves import PASS, PASS_CODE, Move, is_step
 from ludus.errors import StateError
 from ludus.light.palette import checkers_colour
 from ludus.referee.adapter import GameAdapter
-
-
-def _step(frm, to):
-    # for a legal move: True if it is a step, not a jump chain (jumps move two rows or four half-pitches)
-    dr = ROW[frm] - ROW[to]
-    dc = COL[frm] - COL[to]
-    return dr * dr + dc * dc <= 4
 
 
 def _path(game, frm, to):
@@ -74,7 +67,7 @@ class CheckersAdapter(GameAdapter):
     def move(self, game, code):
         if code == PASS_CODE:
             return PASS
-        if _step(code >> 7, code & 127):
+        if is_step(code >> 7, code & 127):
             return Move(code >> 7, code & 127, (code >> 7, code & 127))  # its path: its holes
         # A jump chain's path is worked out when ends() first asks for it (lit while pending, say): a
         # chain committed at once needs none, and finding it was a fifth of the commit on a Pico.
@@ -106,7 +99,7 @@ class CheckersAdapter(GameAdapter):
 
     def continuations(self, game, move):
         """Holes the piece that made jump `move` could jump on to ([] for a step or a finished chain)."""
-        if move.frm < 0 or _step(move.frm, move.to):
+        if move.frm < 0 or is_step(move.frm, move.to):
             return ()  # a pass or a step
         path = move.path
         if path is not None:
@@ -115,7 +108,10 @@ class CheckersAdapter(GameAdapter):
         # its last reaches only the one before it (one jump from an earlier hole would have made a
         # shorter chain), and the move table's search names that one.
         back = game.chain_before(move.frm, move.to)
-        return [h for h in game.continuations(move.to, move.frm) if h != back]
+        ahead = game.continuations(move.to, move.frm)
+        if len(ahead) == 1 and ahead[0] == back:
+            return ()  # (the common end of a chain: only the way back; no list made)
+        return [h for h in ahead if h != back]
 
     def chain_reach(self, game, frm):
         """Every hole a piece on frm reaches by one or more jumps (ending there legally or not)."""
