@@ -127,6 +127,12 @@ def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
         assert diff_places(sensed, exp_sat, got) == len(want) and got == want
         t.exp_sat = exp_sat
         nd = len(want)
+        for i in range(len(moves)):  # a rise the sensors see, against the table's own delta reading
+            rises = False
+            for k in range(t.start[i], t.start[i + 1]):
+                d = ri.signed_delta(t.delta[k])
+                rises = rises or (d > 0 and ri._rises(t, t.place[k], d, exp_sat))
+            assert t.shows_arrival(i, exp_sat) == rises, moves[i]
         for i in range(len(moves)):  # each move alone
             assert ri._judge_moves(t, -2 - i, sensed, nd) == ri._judge_py(t, i, sensed, nd), moves[i]
         for p in range(7):  # the chain of each place's moves

@@ -106,11 +106,21 @@ class MoveTable:
 
     def shows_arrival(self, i, exp_sat):
         """True if the sensors see move i put a piece down somewhere (a count that rises)."""
-        k = self.start[i]
-        while k < self.start[i + 1]:
-            d = signed_delta(self.delta[k])
-            if d > 0 and _rises(self, self.place[k], d, exp_sat):
-                return True
+        # (signed_delta and _rises written out: this runs for every move committed)
+        start = self.start
+        delta = self.delta
+        k = start[i]
+        end = start[i + 1]
+        while k < end:
+            d = delta[k]
+            if 0 < d < 32 or MIXED < d < 128:  # a rise: 1..31, or mixed with a net rise (see MIXED)
+                if d >= 32:
+                    d -= MIXED
+                p = self.place[k]
+                v = self.expected[p] + d
+                c = self.cap[p]
+                if (v if v < c else c) > exp_sat[p]:
+                    return True
             k += 1
         return False
 
