@@ -10,7 +10,10 @@ empty (`ludus monitor exec:"micropython ... tests/unix_board.py DIR"` talks to i
 
 --tape: a session recorded from `ludus play` (ludus_host.tape): each line one tick of the simulated
 board, its time, the sensor lines when they changed, the button's event, a power cut (clean, or in
-the middle of the next journal write). The device's clock follows the tape tick by tick, its events
+the middle of the next journal write). The device's clock follows the tape tick by tick: each wait of
+the loop takes the tape's next tick, and App.moved() reports a change at every read, so that the
+loop's first read between ticks starts the next tick and the device ticks with the tape, as `ludus
+play` does (the reads between ticks themselves: tests/firmware/test_device_scan.py). Its events
 and LED frames are printed as JSON lines with the tick's time, and after a power cut a new device
 boots from the same flash and pieces, as a Pico would."""
 
@@ -72,7 +75,10 @@ class TapeButton:
 
 
 def replay(tree, tape_path):
+    from ludus.app import App
     from ludus.device import Device
+
+    App.moved = lambda self: True  # (the tape's ticks are the device's: see the module's doc)
     from ludus.hw.fake import FakeFlash, FakePlatform, PowerCut
 
     with open(tape_path) as f:
