@@ -125,11 +125,16 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=F
     # game made beforehand takes the played one's place (COPIES calls; game.pop() after that), the
     # record's last action goes, and the referee's buffers and move table are copied back. That
     # wind-back is no work of the board's: rewind_only=True gives a case doing only it (on the position
-    # as it stands), which `ludus bench` measures too and subtracts.
+    # as it stands), which `ludus bench` measures too and subtracts. The move's text and record entry,
+    # written after the frame (GameRecord.defer_move: the firmware's loop takes the events once the
+    # frame is out), are done in the wind-back too, so they are subtracted with it: the figure is the
+    # time from the settled change to the frame.
     ref, board, levels = _referee_at(board_name, preset, start, True)
     frame = bytearray(3 * board.led_count)
     before = bytearray(levels)
-    after = _after(ref, board, pick(ref))
+    move = pick(ref)
+    after = _after(ref, board, move)
+    event = {"seat": 0, "move": None, "event": "move"}  # (the rewind's stand-in for the commit's event)
     snap = _Snapshot(ref)
     copies = []
     for _ in range(COPIES + 1):
@@ -144,10 +149,11 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=F
         state[0] += 5
         ref.tick(levels, state[0], 0)
         ref.render(state[0], frame)
-        if next_tick:  # the next tick, which makes the new position's move table
+        if next_tick:  # the next tick, which makes the new position's move table (after the
+            ref.take_events()  # bookkeeping, as in the firmware's loop)
             state[0] += 5
             ref.tick(levels, state[0], 0)
-        moved = len(ref.record.actions)
+        moved = len(ref.record.actions)  # (the move's text written here, if not yet)
         if copies:
             ref.game = copies.pop()
         else:
@@ -162,10 +168,11 @@ def _commit_case(board_name, preset, start, pick, rewind_only=False, next_tick=F
     kept = copies[-1]
 
     def rewind():
-        # work()'s wind-back alone, on the position as it stands
+        # work()'s wind-back alone, on the position as it stands, with the move's deferred text
+        ref.record._due = (move, event)  # (as defer_move leaves it: its call is the commit's alone)
         moved = len(ref.record.actions)
         ref.game = kept
-        ref.record.actions.truncate(moved)
+        ref.record.actions.truncate(moved - 1)
         ref.take_events()
         levels[:] = before
         snap.restore(ref)

@@ -3,6 +3,8 @@ order. Prints one line per failure and a closing 'N passed, N failed, N skipped'
 
     micropython -X heapsize=160K tests/mpy_runner.py [--mpy DIR] tests/firmware/test_dice.py [...]
     micropython -X heapsize=... tests/mpy_runner.py --rom IMAGE BUDGET tests/firmware/test_dice.py [...]
+    ... tests/mpy_runner.py [--rom IMAGE BUDGET] --list FILE       (a line "TEST name" per test)
+    ... tests/mpy_runner.py [--rom IMAGE BUDGET] --only NAME FILE  (that test alone)
 
 With --mpy DIR the firmware is imported from DIR, holding the package compiled by mpy-cross (compiling
 source on the device costs far more heap than running bytecode). With --rom the compiled package runs
@@ -11,6 +13,8 @@ tests do (bench/code_in_rom.py): the budget is set after each test file is impor
 file is compiled from source here, its code on the heap, while the firmware's is bytecode in ROM.
 A test file that sets GROW_NAMES = True (one that plays whole games through the firmware's loop)
 has the interpreter's table of names grown first, inside the budget (code_in_rom.grow_names).
+tests/test_micropython.py runs each test in a process of its own (--list, then --only): a test's heap
+is then that of a board just booted, not one fragmented by the tests before it.
 """
 
 import gc
@@ -48,6 +52,13 @@ def main(argv):
     if args and args[0] == "--mpy":
         sys.path.insert(0, args[1])
         args = args[2:]
+    listing = only = None
+    if args and args[0] == "--list":
+        listing = True
+        args = args[1:]
+    elif args and args[0] == "--only":
+        only = args[1]
+        args = args[2:]
     import support
 
     passed = failed = skipped = 0
@@ -69,7 +80,10 @@ def main(argv):
         names = sorted(n for n in dir(module) if n.startswith("test_"))
         for test_name in names:
             fn = getattr(module, test_name)
-            if not callable(fn):
+            if not callable(fn) or (only is not None and test_name != only):
+                continue
+            if listing:
+                print("TEST", test_name)
                 continue
             if fn in support.CPYTHON_ONLY:
                 skipped += 1
@@ -84,6 +98,8 @@ def main(argv):
                 sys.print_exception(exc)
             else:
                 passed += 1
+    if listing:
+        return 1 if failed else 0
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 

@@ -29,31 +29,33 @@ def firmware_rom():
 @pytest.mark.cpython_only
 @pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p) for p in FILES])
 def test_under_micropython(path, firmware_rom):
+    # Each test of the file in a MicroPython process of its own, as a board boots afresh: the heap a
+    # test starts with is the budget in one piece, not what the file's earlier tests left of it (at
+    # 160K the outcome then turned on where their leftovers happened to lie).
     from ludus_host.firmware_image import heap_for
 
     # Relative paths and cwd=ROOT: see firmware_rom.
-    runner = os.path.join("tests", "mpy_runner.py")
     test_file = os.path.relpath(path, ROOT)
     budget = int(HEAP.rstrip("K")) * 1024
     heap = heap_for(budget // 1024, os.path.join(ROOT, firmware_rom))
-    proc = subprocess.run(
-        [
-            tool("micropython"),
-            "-X",
-            "heapsize=" + heap,
-            runner,
-            "--rom",
-            firmware_rom,
-            str(budget),
-            test_file,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        cwd=ROOT,
-    )
-    out = proc.stdout + proc.stderr
-    summary = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", out, re.M)
-    assert summary, "no summary line from the MicroPython runner:\n" + out[-4000:]
-    assert proc.returncode == 0 and summary.group(2) == "0", out[-8000:]
-    assert int(summary.group(1)) > 0, "no test ran under MicroPython:\n" + out[-2000:]
+    command = [tool("micropython"), "-X", "heapsize=" + heap, os.path.join("tests", "mpy_runner.py")]
+    command += ["--rom", firmware_rom, str(budget)]
+
+    def run(*args):
+        proc = subprocess.run(command + list(args), capture_output=True, text=True, timeout=1200, cwd=ROOT)
+        return proc, proc.stdout + proc.stderr
+
+    proc, out = run("--list", test_file)
+    names = re.findall(r"^TEST (\w+)$", out, re.M)
+    assert proc.returncode == 0 and names, "no tests listed by the MicroPython runner:\n" + out[-4000:]
+    passed = 0
+    failures = []
+    for name in names:
+        proc, out = run("--only", name, test_file)
+        summary = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", out, re.M)
+        if summary is None or proc.returncode != 0 or summary.group(2) != "0":
+            failures.append(out[-4000:])
+        else:
+            passed += int(summary.group(1))
+    assert not failures, "\n".join(failures)[-8000:]
+    assert passed > 0, "no test ran under MicroPython (all skipped)"

@@ -91,6 +91,16 @@ class App:
         self.sensors.read(self.levels)
         ref = self.referee
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
+        # the frame first, then the bookkeeping (a move's record, the journal, the USB lines): the
+        # players see the board answer before the flash and the link are written
+        if changed or (now_ms - self.last_frame) & 0x3FFFFFFF >= FRAME_MS:
+            frame = self.frame
+            ref.render(now_ms, frame)
+            self.last_frame = now_ms
+            # sent only when it differs: machine.bitstream holds interrupts off 3.8 ms per frame
+            if changed or frame != self.sent:
+                self.pixels.write(frame)
+                self.sent[:] = frame
         events = ref.take_events() if ref.events else None
         if self.start_due is not None:  # (the start of the game begun last tick, and what followed)
             self._keep(())
@@ -104,14 +114,6 @@ class App:
                 self.finished(ref.record)
         if self.buzzer is not None:
             self.buzzer.tick(now_ms)
-        if changed or (now_ms - self.last_frame) & 0x3FFFFFFF >= FRAME_MS:
-            frame = self.frame
-            ref.render(now_ms, frame)
-            self.last_frame = now_ms
-            # sent only when it differs: machine.bitstream holds interrupts off 3.8 ms per frame
-            if changed or frame != self.sent:
-                self.pixels.write(frame)
-                self.sent[:] = frame
         return bool(changed or events)
 
     def moved(self):

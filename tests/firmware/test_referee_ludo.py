@@ -2,8 +2,8 @@
 entering, several waiting rolls, captures in either order (stacks needing confirmation and undo are in
 test_referee_ludo_confirm.py; a power cut, a finished game and the adapter in test_referee_ludo_end.py).
 
-Each file runs in one MicroPython process with the 160K heap of the tests (docs/referee.md, "Memory");
-the rigs are in ludo_scenes.py."""
+Each test runs in a MicroPython process of its own with the 160K heap of the tests (docs/referee.md,
+"Memory"); the rigs are in ludo_scenes.py."""
 
 import ludus.ludo.game as ludo
 from ludo_scenes import at

@@ -1,9 +1,11 @@
 """Scripted physical scenarios for the referee under Arrow's jumps and Blitz's start and finish (a file
-of their own: each file is one MicroPython process, and the variants together came close to 160K).
+of their own: when a file was one MicroPython process, the variants together came close to 160K).
 
 Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py."""
 
 from ludo_scenes import at, fresh, moves_of
+
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff it would grow mid-test
 
 
 def test_arrow_jump_with_capture():

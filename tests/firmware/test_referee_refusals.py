@@ -3,6 +3,8 @@ rule it breaks (a compulsory capture lit), a press that does nothing. Runs on bo
 
 from ludo_scenes import at
 
+GROW_NAMES = True  # the unix port's name pool grown first: past its cliff it would grow mid-test
+
 
 def test_neighbouring_bases_are_refused_with_the_base_to_use():
     from ludo_scenes import bases_filled

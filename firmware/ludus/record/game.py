@@ -43,9 +43,35 @@ class GameRecord:
                 raise NotationError("record field 'seed_sha256' is missing")
             seed_sha256 = commitment(seed_from_hex(seed))
         self.seed_sha256 = seed_sha256
-        self.actions = ActionLog(() if actions is None else actions)
+        self._actions = ActionLog(() if actions is None else actions)
+        self._due = None  # (move, event) of defer_move, not yet written
         self.result = result
         self.dice = None  # the live dice of a game being recorded
+
+    @property
+    def actions(self):
+        """The actions in order (an ActionLog: list-like), a deferred move written first."""
+        if self._due is not None:
+            self.write_due()
+        return self._actions
+
+    def defer_move(self, move, event=None):
+        """Record a move object, its text made when the actions are next read or write_due() is
+        called: the referee plays a move and shows the new position before it writes it down.
+        event: a dict whose "move" gets the text then too."""
+        if self._due is not None:
+            self.write_due()
+        self._due = (move, event)
+
+    def write_due(self):
+        """Write the deferred move, if any."""
+        due = self._due
+        if due is not None:
+            self._due = None
+            text = due[0].text()  # (str(move) would copy it once more on MicroPython)
+            self.record_move(text)
+            if due[1] is not None:
+                due[1]["move"] = text
 
     @classmethod
     def new(cls, start, options=None, seed=None, entropy=None):

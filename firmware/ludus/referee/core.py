@@ -236,6 +236,8 @@ class Referee(RefereeJudge, RefereeFlow):
 
     def take_events(self):
         """The events since the last call (a list of dicts, each with an "event" key)."""
+        if self.record is not None:
+            self.record.write_due()  # (a move committed in the last tick: its text)
         out = self.events
         self.events = []
         return out

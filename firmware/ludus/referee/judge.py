@@ -148,13 +148,14 @@ def _hold(self, move, cont, partials):
 
 
 def _commit(self, move):
+    # The move's text, for the record and its event, is made after the tick's frame has gone out, when
+    # the events are taken or the record read (GameRecord.defer_move): the board answers first.
     game = self.game
-    seat = game.turn
-    text = move.text()  # (str(move) would copy it once more on MicroPython)
-    self.record.record_move(text)
+    ev = {"seat": game.turn, "move": None, "event": "move"}
+    self.record.defer_move(move, ev)
     game.push(move)
     self.die_value = 0  # the roll is used: the die shows what still waits (ludus.referee.lights)
-    self.events.append({"seat": seat, "move": text, "event": "move"})
+    self.events.append(ev)
     _position_changed(self, move)
     if self.phase == _PLAY and not self.over_due and self.sensed != self.exp_sat:  # (equal: idle)
         _evaluate(self)
