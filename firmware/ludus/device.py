@@ -459,6 +459,15 @@ class Device:
         while self.safe is None and self.builds == builds:
             self.tick(p.ticks_ms(), wdt)
             due = (due + TICK_MS) & 0x3FFFFFFF  # (a small int on the Pico after ticks wrap, too)
+            occ = self.app.referee.occ if self.app is not None else None
+            if occ is not None and occ.unsettled:
+                # A change settles settle_ms after it was first read, which need not fall on a tick:
+                # the tick goes to that moment. On the grid, a tick that began 1 ms before it left the
+                # change to the next, and the lights came 20 ms late (emulated RP2040: 1 lift in 10).
+                end = (occ.still_since_ms + occ.settle_ms) & 0x3FFFFFFF
+                ahead = (end - p.ticks_ms()) & 0x3FFFFFFF  # (huge if it has passed: a flicker holds it)
+                if ahead < TICK_MS and ((due - end) & 0x3FFFFFFF) < TICK_MS:
+                    due = end if ahead else end + 1  # (a wait of 0 would count as a late tick)
             wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
             wait -= 0x20000000
             if wait > 0:

@@ -55,7 +55,9 @@ def compile_package(out_dir, march="x64", lines=True):
 # ticks; 196,352 with the referee's one-call judgement: 256 bytes to spare). Since 2026-12-05 also the
 # boards' geometry and the palette (tables made at import), the checkers options' and the Ludo rule
 # sets' readers and the game record's (their faults name the field): 0.9 KB, with the checkers commit's
-# kept search (196,330 bytes).
+# kept search (196,330 bytes). Later on 2026-12-05 the action texts' reader, the presets' table and
+# the game's outcome (read once a game; their faults name the action or preset), with the commit's
+# deferred record and the loop's tick at a settle's end.
 WITHOUT_LINES = (
     "ludus.board.check",
     "ludus.board.wiring",
@@ -80,6 +82,9 @@ WITHOUT_LINES = (
     "ludus.checkers.options",
     "ludus.ludo.rules",
     "ludus.record.game",
+    "ludus.record.actions",
+    "ludus.referee.presets",
+    "ludus.outcome",
 )
 
 

@@ -251,6 +251,7 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
         ]
         if latency
         else None,
+        "magnet_to_led_samples_ms": [round(x, 1) for x in latency],
         "emulated_s": round(emu.ms / 1000, 1),
         "wall_s": round(time.time() - t0, 1),
     }

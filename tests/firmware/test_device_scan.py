@@ -52,6 +52,42 @@ def test_a_lifted_piece_is_read_within_a_scan_and_settles_from_that_reading():
         assert published and published[0][0] - 1 - read == 200, (at, seen)
 
 
+def test_a_settle_that_ends_between_ticks_gets_a_tick_of_its_own():
+    # On a Pico the tick that first reads a change can begin a millisecond after the 20 ms grid it sets
+    # (the reading, then the tick), so the settle's end falls 1 ms after a tick of the grid. Here the
+    # reading's time is moved 7 ms later by hand: the change must be taken at its settle's end, not at
+    # the next tick of the grid 13 ms after it.
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    seen = _watch(b)
+    shifted = []
+
+    def shift(now):
+        occ = b.device.app.referee.occ
+        if occ.unsettled and not shifted:
+            occ.still_since_ms = (occ.still_since_ms + 7) & 0x3FFFFFFF
+            shifted.append(occ.still_since_ms)
+
+    each = b.platform.each_ms
+
+    def every_ms(now):
+        each(now)
+        if b.device.app is not None and b.start is not None and now - b.start >= 2003:
+            shift(now)
+
+    b.platform.each_ms = every_ms
+    b.at(2003, lambda: b.platform.put(b.cell("h7"), 0))
+    b.run(2600)
+    assert shifted, seen
+    lifted = b.start + 2003
+    busy = [s for s in seen if s[0] >= lifted and s[1]]
+    version = busy[0][2]
+    published = [s for s in seen if s[0] > lifted and s[2] > version]
+    assert published, seen
+    # the hook sees a state 1 ms after the tick that made it
+    assert (published[0][0] - 1 - shifted[0]) & 0x3FFFFFFF == 200, (shifted, seen)
+
+
 def test_no_readings_between_ticks_while_a_change_is_taken_in():
     # A still board is read at each tick and every SCAN_MS between; a board taking a change in is read
     # only at its ticks (a flickering sensor must not call for a tick every SCAN_MS)
