@@ -57,6 +57,9 @@ def main(argv):
         listing = True
         args = args[1:]
     elif args and args[0] == "--only":
+        if len(args) < 3:
+            print("--only needs a test's name and its file: --only NAME FILE")
+            return 2
         only = args[1]
         args = args[2:]
     import support
