@@ -27,6 +27,9 @@ CHANGING = (
     b'{"cmd": "stop"}',
     b'{"cmd": "reset"}',
 )
+# the over-long line, made once at import: a fresh 1 KB block per case is what failed first at 160K,
+# in the test's own generator, after a game had broken the heap up (the device itself needs none)
+LONG = b"7" * 1060 + b"\n"
 
 
 class Rand:
@@ -67,8 +70,8 @@ def _case(rand):
     if kind == 2:
         line = CHANGING[rand.below(len(CHANGING))]
         return _mutate(rand, line)[: max(1, len(line) - 2)] + b"\n"  # never whole: its end cut off
-    if kind == 3:
-        return b"7" * (1000 + rand.below(60)) + b"\n"  # just below and past the line limit (1,024)
+    if kind == 3:  # just below and past the line limit (1,024)
+        return memoryview(LONG)[60 - rand.below(60) :]
     if kind == 4:
         return b"\n" * rand.below(5) + b'{"cmd": ' + b"[" * rand.below(64) + b"\n"
     return GOOD[rand.below(len(GOOD))] + b"\n"
@@ -80,9 +83,9 @@ def test_random_command_lines_never_change_the_game_or_stop_the_loop():
     b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
     b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
     rand = Rand(2026)
-    sent = []
+    sent = [0]  # lines sent, counted (a list of 300 counts is itself a 2 KB block on the 64-bit port)
 
-    seen = {"lines": 0, "replies": 0, "faults": 0}
+    seen = {"lines": 0, "replies": 0, "faults": 0, "events": 0}
 
     def keep(line):  # (every line checked as it comes, not kept: a long run would fill the heap)
         seen["lines"] += 1
@@ -92,16 +95,16 @@ def test_random_command_lines_never_change_the_game_or_stop_the_loop():
             seen["replies"] += 1
         elif item.get("event") == "fault":
             seen["faults"] += 1
-            print(line[:300])
+            print(line)
         else:
-            b.out.append(line)
+            seen["events"] += 1
 
     b.keep = keep
 
     def flood():  # (two lines every 40 ms: about the most USB brings in that time, ~18 KB/s)
         for _ in range(2):  # (each fed alone: not joined into one 2 KB piece of a fragmented heap)
             data = _case(rand)
-            sent.append(data.count(b"\n"))
+            sent[0] += 1 if isinstance(data, memoryview) else data.count(b"\n")
             b.platform.serial.feed(data)
 
     for t in range(2000, 5000, 40):
@@ -109,8 +112,8 @@ def test_random_command_lines_never_change_the_game_or_stop_the_loop():
     b.run(6000)
     ref = b.device.app.referee
     assert list(ref.record.actions) == ["h7-h16"]  # the game as it was: nothing the fuzz sent moved it
-    assert seen["faults"] == 0
+    assert seen["faults"] == 0 and seen["events"] > 0, seen
     assert b.platform.watchdog.starved == 0
     link = b.device.link
-    assert link.received + link.refused >= sum(sent) // 2 and seen["replies"] > 50, (seen, sum(sent))
+    assert link.received + link.refused >= sent[0] // 2 and seen["replies"] > 50, (seen, sent[0])
     assert b.device.stats["late"] < b.device.stats["ticks"] // 10
