@@ -84,7 +84,7 @@ def add_arguments(parser):
     parser.add_argument(
         "--pico-part",
         action="append",
-        choices=("cases", "games", "cuts"),
+        choices=("cases", "games", "cuts", "heap"),
         help="with --pico: only this part (repeatable)",
     )
     parser.add_argument(

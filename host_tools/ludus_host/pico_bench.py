@@ -9,7 +9,9 @@ that may hide).
   board, a whole game played by a table on its pins (ludus_host.pico_table); its `stats` at the end:
   the loop's mean and worst iteration, the worst collection, the least heap left after one; the
   whole way from a magnet leaving a sensor to the last LED latched.
-- Power cuts: many random cuts through a checkers game, each during a flash program or erase."""
+- Power cuts: many random cuts through a checkers game, each during a flash program or erase.
+- Heap: what a collection has to scan after boot, the firmware's modules alone and a booted device,
+  in each mode, with the heap each module takes."""
 
 import json
 import os
@@ -356,13 +358,158 @@ GAMES = (
 )
 
 
+# -- what a collection scans: the firmware's modules and a booted device, in each mode
+
+_CENSUS_BOOT = """
+import gc, sys, time, micropython
+def _row(label):
+    t = time.ticks_us()
+    gc.collect()
+    print("ROW", label, time.ticks_diff(time.ticks_us(), t), gc.mem_alloc())
+_row("bare")
+from ludus.device import Device
+from ludus.hw.pico import Platform
+device = Device(Platform(), out=lambda line: None)
+device.boot()
+_row("booted")
+print("MODULES", " ".join(sorted(k for k in sys.modules if k.startswith("ludus"))))
+micropython.qstr_info()
+"""
+
+_CENSUS_MODULES = """
+import gc, time, micropython
+def _row(label):
+    t = time.ticks_us()
+    gc.collect()
+    print("ROW", label, time.ticks_diff(time.ticks_us(), t), gc.mem_alloc())
+    micropython.qstr_info()
+_row("bare")
+for name in %r:
+    __import__(name)
+    _row(name)
+"""
+
+
+def _module_order(names):
+    """NAMES (dotted) in an order that imports each module's own module-level imports before it, so
+    that the heap each import adds is that module's alone."""
+    import ast
+
+    firmware = os.path.join(ROOT, "firmware")
+
+    def source(name):
+        base = os.path.join(firmware, *name.split("."))
+        return base + ".py" if os.path.exists(base + ".py") else os.path.join(base, "__init__.py")
+
+    def needs(name):
+        found = []
+        parts = name.split(".")
+        found += [".".join(parts[:i]) for i in range(1, len(parts))]  # (its packages first)
+        try:
+            tree = ast.parse(open(source(name)).read())
+        except OSError:
+            return found
+        stack = list(tree.body)
+        while stack:  # module level, including under try/if; not inside functions or classes
+            node = stack.pop(0)
+            if isinstance(node, ast.Import):
+                found += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.append(node.module)
+                found += [node.module + "." + a.name for a in node.names]
+            elif isinstance(node, (ast.Try, ast.If)):
+                stack += (
+                    node.body + node.orelse + getattr(node, "handlers", []) + getattr(node, "finalbody", [])
+                )
+            elif isinstance(node, ast.ExceptHandler):
+                stack += node.body
+        return [n for n in found if n in names]
+
+    order, seen = [], set()
+
+    def visit(name):
+        if name in seen:
+            return
+        seen.add(name)
+        for dep in needs(name):
+            visit(dep)
+        order.append(name)
+
+    for name in sorted(names):
+        visit(name)
+    return order
+
+
+def heap_census(board_name, game, mode):
+    """The heap a collection has to scan on the emulated Pico, in a fresh REPL on the flashed tree:
+    after boot with nothing imported, the firmware's modules alone (each imported after what it
+    imports, with the tables it makes at import), and a booted device (its game at the start);
+    a collection timed at each. A dict."""
+    from ludus.config import read_config
+
+    from ludus_host.simboard import load_board
+
+    board = load_board(board_name)
+    tree = _game_tree(board_name, game, mode, part="heap")
+    os.remove(os.path.join(tree, "main.py"))  # (the REPL stays free)
+    config = read_config(open(os.path.join(tree, "config.json")).read())[0]
+    t0 = time.time()
+
+    def rows(text):
+        # (label, collection us, heap in use, names' bytes: qstr_info's line after the row, if any)
+        found = []
+        for line in text.splitlines():
+            if line.startswith("ROW "):
+                _, label, us, alloc = line.split()
+                found.append([label, int(us), int(alloc), None])
+            elif "n_total_bytes=" in line and found:
+                found[-1][3] = int(line.split("n_total_bytes=", 1)[1].split()[0])
+        return found
+
+    with pico.booted_pico(tree, board, config) as emu:
+        out, err = emu.exec(_CENSUS_BOOT, fresh=True, timeout_ms=600000)
+        if err or "MODULES" not in out:
+            raise pico.PicoError("the heap census's boot failed: %s" % (err or out)[-2000:])
+        booted = rows(out)
+        names = out.split("MODULES ", 1)[1].splitlines()[0].split()
+        qstr = out.split("n_total_bytes=", 1)[1].split()[0] if "n_total_bytes=" in out else None
+        order = _module_order(names)
+        out, err = emu.exec(_CENSUS_MODULES % (order,), fresh=True, timeout_ms=600000)
+        if err:
+            raise pico.PicoError("the heap census's imports failed: %s" % err[-2000:])
+        imports = rows(out)
+    bare = imports[0]
+    # each module's heap without the names it added: the table of names grows in chunks, and the
+    # module that needs a new chunk would be charged with all of it
+    per_module = [
+        (imports[i][0], imports[i][2] - imports[i - 1][2] - (imports[i][3] - imports[i - 1][3]))
+        for i in range(1, len(imports))
+    ]
+    return {
+        "preset": game,
+        "mode": mode,
+        "bare_gc_us": bare[1],
+        "bare_alloc": bare[2],
+        "modules": len(order),
+        "modules_alloc": imports[-1][2] - bare[2],
+        "modules_gc_us": imports[-1][1],
+        "booted_alloc": booted[1][2] - booted[0][2],
+        "booted_gc_us": booted[1][1],
+        "names_bytes": int(qstr) if qstr else None,
+        "modules_names_bytes": imports[-1][3] - imports[0][3],
+        "per_module": sorted(per_module, key=lambda m: -m[1]),
+        "wall_s": round(time.time() - t0, 1),
+    }
+
+
 def _ms(us):
     return "-" if us is None else "%.2f" % (us / 1000)
 
 
 def run(args, out=sys.stdout):
-    """ludus bench --pico: the cases, the whole games in both modes, the power cuts; a table each."""
-    parts = args.pico_part or ["cases", "games", "cuts"]
+    """ludus bench --pico: the cases, the whole games in both modes, the power cuts, the heap census; a
+    table each."""
+    parts = args.pico_part or ["cases", "games", "cuts", "heap"]
     figures = {}
     if "cases" in parts:
         rows = cases(args.only, callgrind=not args.no_callgrind)
@@ -438,6 +585,44 @@ def run(args, out=sys.stdout):
                     if not g["magnet_to_led_ms"]
                     else "%s..%s ms" % (g["magnet_to_led_ms"][0], g["magnet_to_led_ms"][2]),
                 ),
+                file=out,
+            )
+    if "heap" in parts:
+        census = []
+        for board_name, game, preset in GAMES:
+            if args.pico_game and preset not in args.pico_game:
+                continue
+            for mode in args.pico_mode or ("files", "romfs"):
+                print("heap census on the emulated Pico: %s, %s mode ..." % (game, mode), file=sys.stderr)
+                census.append(heap_census(board_name, game, mode))
+        figures["heap"] = census
+        print(
+            "\nWhat a collection scans after boot, in a fresh REPL (heap in use above the bare REPL's; a"
+            " collection timed):",
+            file=out,
+        )
+        census_head = ("game", "mode", "bare gc", "modules", "their heap", "gc", "booted heap", "gc", "names")
+        print("%-13s %-6s %8s %8s %11s %8s %12s %8s %9s" % census_head, file=out)
+        for c in census:
+            print(
+                "%-13s %-6s %6.2fms %8d %9.1fKB %6.2fms %10.1fKB %6.2fms %7.1fKB"
+                % (
+                    c["preset"],
+                    c["mode"],
+                    c["bare_gc_us"] / 1000,
+                    c["modules"],
+                    c["modules_alloc"] / 1024,
+                    c["modules_gc_us"] / 1000,
+                    c["booted_alloc"] / 1024,
+                    c["booted_gc_us"] / 1000,
+                    (c["names_bytes"] or 0) / 1024,
+                ),
+                file=out,
+            )
+        for c in census:
+            top = ", ".join("%s %.1f" % (name, size / 1024) for name, size in c["per_module"][:8])
+            print(
+                "  %s, %s: the most heap per module, names aside (KB): %s" % (c["preset"], c["mode"], top),
                 file=out,
             )
     if "cuts" in parts and args.cuts:
