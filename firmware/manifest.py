@@ -93,4 +93,5 @@ package("ludus", files=(
     "sensing/calibration.py",
     "sensing/instant.py",
     "sensing/occupancy.py",
+    "startup.py",
 ), opt=3)

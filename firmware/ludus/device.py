@@ -21,7 +21,7 @@ from array import array
 from binascii import hexlify
 
 from ludus import MICROPYTHON_VERSION, __version__
-from ludus.link import PROTOCOL, Link
+from ludus.link import PROTOCOL
 from ludus.runtime import CODE_IN_RAM, MICROPYTHON, const, mem_free, transient
 
 TICK_MS = const(20)  # 50 ticks a second
@@ -43,9 +43,7 @@ PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has bee
 # blocks the journal keeps erased while no game is played: a whole game's writes (a long four-player
 # Ludo game fills about 3) then never wait for an erase, which stalls the CPU 45 ms
 JOURNAL_AHEAD = const(4)
-NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
-ERROR_GRB = b"\x00\x60\x00"  # red, as G R B
-SWEEP_GRB = b"\x18\x18\x18"  # a dim white
+ERROR_GRB = b"\x00\x60\x00"  # red, as G R B (ludus.startup marks a failed self-test's cells so too)
 # the commands of ludus.commands (settings and what the board keeps), loaded for each use in files mode
 _SETTINGS_COMMANDS = ("set_config", "new_game", "bots", "names", "season", "games", "journal", "file")
 _COMMANDS = (
@@ -68,15 +66,6 @@ _COMMANDS = (
     "stop",
     "reset",
 )
-
-
-def _test_hooks():
-    # present only in a tree staged with `ludus flash --test-hooks` (firmware/testhooks)
-    try:
-        import ludus_testhooks
-    except ImportError:
-        return None
-    return ludus_testhooks
 
 
 def _commands():
@@ -145,99 +134,15 @@ class Device:
 
     def boot(self):
         """Read the configuration, load the board, build the drivers, self-test, open the journal and
-        build the loop. Sets safe mode (never raises) when the board cannot run."""
-        p = self.platform
-        self.hooks = _test_hooks()
-        gc.collect()
-        ev = {
-            "event": "boot",
-            "protocol": PROTOCOL,
-            "firmware": __version__,
-            "micropython": MICROPYTHON_VERSION,
-            "platform": p.name,
-            "free": mem_free(),
-        }
-        if self.hooks is not None:
-            ev["test_hooks"] = True
-        self._say(ev)
-        if self.link is None:  # (first: the link answers even when nothing else can start)
-            self.link = Link(p.usb(), self.out)
-        if self.hooks is not None:
-            self._fault("test_hooks", "a test build: dice and positions can be set over USB, not for play")
-        config, faults = transient("ludus.config").read_config(p.read_file("config.json"))
-        self.config = config
-        for fault in faults:
-            self._fault("config", fault)
-        board = self._board(config)
-        if board is None:
-            return
-        self.board = board
-        self._feed()
-        try:
-            hw = p.hardware(config, board)
-        except Exception as exc:  # a pin the port refuses, a driver that cannot start
-            self._enter_safe("hardware: %s" % (exc,), exc)
-            return
-        self.hw = hw
-        if faults:
-            self._show_error(600)
-        # the referee first, while the heap is least broken up; the self-test's scratch after it
-        self._open_journal()
-        self._feed()
-        self._build_app()
-        if self.app is None:  # (safe mode: it said why)
-            return
-        self._feed()
-        while self.journal.prepare(JOURNAL_AHEAD):  # (erased now rather than in the game's ticks)
+        build the loop. Sets safe mode (never raises) when the board cannot run. The work is
+        ludus.startup's, loaded for the boot and dropped again: its code is not needed once the loop
+        runs, and with `.mpy` files it would hold 4 KB of the game's heap."""
+        transient("ludus.startup").boot(self)
+
+    def _erase_ahead(self):
+        # the blocks a whole game needs, erased now rather than in the game's ticks
+        while self.journal.prepare(JOURNAL_AHEAD):
             self._feed()
-        if self.config["season"]:
-            self._season(lambda files, rules: transient("ludus.club").sync(files, rules, self.journal))
-        self._self_test()
-
-    def _board(self, config):
-        # read line by line from its file (a whole board's JSON text at once would take ~40 KB)
-        from ludus.board.definition import BoardDefinition
-
-        name = config["board"]
-        path = self.platform.path("boards/%s.json" % name)
-        if path is None:
-            self._enter_safe(
-                "board %r: no boards/%s.json on the device (ludus flash copies it)" % (name, name)
-            )
-            return None
-        try:
-            board = BoardDefinition.load(path)
-        except Exception as exc:  # a damaged file: BoardDefinitionError names the problem
-            self._enter_safe("board %r: %s" % (name, exc))
-            return None
-        wiring = self.platform.read_file("wiring.json")
-        if wiring is not None:  # what `ludus calibrate` learnt of how this board is really wired
-            try:
-                for note in transient("ludus.board.wiring").apply(board, wiring):
-                    self._fault("wiring", note)
-            except Exception as exc:
-                self._fault("wiring", "wiring.json is not used (%s): run ludus calibrate" % (exc,))
-        gc.collect()
-        return board
-
-    def _calibration(self):
-        # an analog board's levels from calibration.json (`ludus calibrate`); without them, nominal
-        # levels and a fault saying so, so that the board still runs and can be calibrated
-        from ludus.sensing.calibration import Calibration
-
-        n = self.board.channel_count
-        text = self.platform.read_file("calibration.json")
-        problem = "no calibration.json"
-        if text is not None:
-            try:
-                cal = Calibration.from_json(text)
-                if cal.channel_count == n:
-                    return cal
-                problem = "calibration.json has %d channels, the board %d" % (cal.channel_count, n)
-            except Exception as exc:
-                problem = "calibration.json is not used (%s)" % (exc,)
-        self._fault("calibration", problem + ": nominal levels used; run ludus calibrate")
-        return Calibration.uniform(n, *NOMINAL_LEVELS)
 
     def _open_journal(self):
         from ludus.record.journal import Journal
@@ -269,7 +174,9 @@ class Device:
                 out=self.out,
                 seed=self.seed,
                 finished=self._finished,
-                calibration=self._calibration() if self.board.sensor_kind == "analog" else None,
+                calibration=transient("ludus.startup").calibration(self)
+                if self.board.sensor_kind == "analog"
+                else None,
             )
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
@@ -323,88 +230,6 @@ class Device:
                     "ties": table["ties"],
                 }
             )
-
-    # ---- self-test ---------------------------------------------------------------------------------
-
-    def _self_test(self):
-        """An LED sweep (each LED lit in turn, ~4 ms each) and every sensor read eight times: channels
-        that cannot be read, that flicker, that sit at a rail (analog), or that are on while the board
-        is otherwise empty (fewer pieces than any game starts with) are reported."""
-        p = self.platform
-        board = self.board
-        hw = self.hw
-        pixels = hw["pixels"]
-        frame = bytearray(3 * board.led_count)
-        for led in range(board.led_count):
-            frame[3 * led : 3 * led + 3] = SWEEP_GRB
-            if led:
-                frame[3 * led - 3 : 3 * led] = b"\x00\x00\x00"
-            pixels.write(frame)
-            self._feed()
-            p.sleep_ms(4)
-        frame[:] = bytes(len(frame))
-        pixels.write(frame)
-        analog = board.sensor_kind == "analog"
-        n = board.channel_count
-        levels = array("H" if analog else "B", bytes((2 if analog else 1) * n))
-        ons = bytearray(n)
-        low = array("H", [65535] * n) if analog else None
-        high = array("H", bytes(2 * n)) if analog else None
-        report = {"event": "self_test", "leds": board.led_count, "channels": n}
-        try:
-            for _ in range(8):
-                hw["sensors"].read(levels)
-                for c in range(n):
-                    v = levels[c]
-                    if analog:
-                        low[c] = min(low[c], v)
-                        high[c] = max(high[c], v)
-                    elif v:
-                        ons[c] += 1
-                p.sleep_ms(10)
-        except Exception as exc:
-            report["ok"] = False
-            report["error"] = "the sensors cannot be read: %s" % (exc,)
-            self._say(report)
-            self._fault("self_test", report["error"])
-            return
-        on = []
-        noisy = []
-        rail = []
-        for c in range(n):
-            if analog:
-                if high[c] - low[c] > 8192:
-                    noisy.append(self._channel_name(c))
-                elif high[c] >= 65000 or low[c] <= 500:
-                    rail.append(self._channel_name(c))
-            elif ons[c] == 8:
-                on.append(c)
-            elif ons[c]:
-                noisy.append(self._channel_name(c))
-        # every game starts with at least four pieces: fewer on an otherwise empty board are stuck
-        stuck = [self._channel_name(c) for c in on] if 0 < len(on) < 4 else []
-        report.update({"on": len(on), "stuck": stuck, "noisy": noisy, "rail": rail})
-        report["ok"] = not (stuck or noisy or rail)
-        self._say(report)
-        if not report["ok"]:
-            bad = stuck + noisy + rail
-            frame[:] = bytes(len(frame))
-            for cell in range(board.cell_count):
-                if board.cell_id(cell) in bad:
-                    led = board.led_of_cell[cell]
-                    frame[3 * led : 3 * led + 3] = ERROR_GRB
-            pixels.write(frame)
-            p.sleep_ms(1500)
-        del frame, levels
-        gc.collect()
-
-    def _channel_name(self, c):
-        # the cell a sensor channel belongs to (its id), or "chN" for a channel no cell uses
-        board = self.board
-        for cell in range(board.cell_count):
-            if board.channel_of_cell[cell] == c:
-                return board.cell_id(cell)
-        return "ch%d" % c
 
     # ---- the loop ----------------------------------------------------------------------------------
 

@@ -110,6 +110,13 @@ def add_arguments(parser):
         help="with --pico: how long the players of a whole game leave the board alone before each turn "
         "(default 300 ms, a person reaching; 0: the next touch the moment a move is announced)",
     )
+    parser.add_argument(
+        "--pico-press",
+        type=whole(20, 2000),
+        default=None,
+        metavar="MS",
+        help="with --pico: how long a short press of the die lasts in a whole game (default 120 ms)",
+    )
 
 
 _MPY_DIR = None

@@ -192,12 +192,15 @@ def _chooser(seed):
     return choose
 
 
-def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, log=sys.stderr, reach_ms=0):
+def whole_game(
+    board_name, game, preset, mode="files", max_turns=4000, seed=1, log=sys.stderr, reach_ms=0, press_ms=None
+):
     """The flashed firmware through a whole game on the emulated board: the figures (a dict). reach_ms:
-    the board left alone before each turn (ludus_host.pico_table.PicoTable)."""
+    the board left alone before each turn; press_ms: how long a die press lasts (None: the table's
+    default; ludus_host.pico_table.PicoTable)."""
     from ludus.config import read_config
 
-    from ludus_host.pico_table import PicoTable
+    from ludus_host.pico_table import PRESS_MS, PicoTable
     from ludus_host.simboard import load_board
 
     board = load_board(board_name)
@@ -211,7 +214,15 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
             raise pico.PicoError("no self-test from the firmware: %s" % emu.usb[-2000:])
         emu.run(500)
         after_boot = emu.command("stats")
-        table = PicoTable(emu, board, preset, seed=seed, chooser=_chooser(seed), reach_ms=reach_ms)
+        table = PicoTable(
+            emu,
+            board,
+            preset,
+            seed=seed,
+            chooser=_chooser(seed),
+            reach_ms=reach_ms,
+            press_ms=PRESS_MS if press_ms is None else press_ms,
+        )
         table.setup()
         emu.run(500)
         latency = magnet_to_led(emu, table, board)  # at the start
@@ -233,6 +244,7 @@ def whole_game(board_name, game, preset, mode="files", max_turns=4000, seed=1, l
         "preset": preset,
         "mode": mode,
         "reach_ms": reach_ms,
+        "press_ms": table.press_ms,
         "moves": table.moves,
         "over": table.over(),
         "free_at_boot": boot["free"] if boot else None,
@@ -546,11 +558,21 @@ def run(args, out=sys.stdout):
                 continue
             for mode in args.pico_mode or ("files", "romfs"):
                 print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
-                games.append(whole_game(board_name, game, preset, mode=mode, reach_ms=args.pico_reach))
+                games.append(
+                    whole_game(
+                        board_name,
+                        game,
+                        preset,
+                        mode=mode,
+                        reach_ms=args.pico_reach,
+                        press_ms=args.pico_press,
+                    )
+                )
         figures["games"] = games
         print(
             "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
-            " the board left alone %d ms before each turn):" % args.pico_reach,
+            " the board left alone %d ms before each turn; die presses of %s ms):"
+            % (args.pico_reach, args.pico_press or "120"),
             file=out,
         )
         head = (

@@ -17,6 +17,7 @@ from ludus.games import position
 LIFT_MS = 120  # a hand moving a piece: off one cell, onto another this much later
 WAIT_MS = 8000  # the longest a move or a roll may take to be judged before the table gives up
 REACH_MS = 300  # a person's pause between the last move's lights and their own first touch (bench)
+PRESS_MS = 120  # a quick press of the die by a person
 
 
 class TableError(LudusError):
@@ -28,8 +29,9 @@ class PowerCut(TableError):
 
 
 class PicoTable:
-    def __init__(self, pico, board, preset, seed=1, chooser=None, reach_ms=0):
+    def __init__(self, pico, board, preset, seed=1, chooser=None, reach_ms=0, press_ms=PRESS_MS):
         self.pico = pico
+        self.press_ms = press_ms  # how long a short press holds the die button
         # the board left alone this long before each turn (0: the next touch the moment the last move
         # is announced, which no person manages; the tests play so, to be quick)
         self.reach_ms = reach_ms
@@ -107,11 +109,11 @@ class PicoTable:
             raise PowerCut("the power was cut (%s) while %s" % (self.pico.off, what))
         return event
 
-    def press(self, ms=120):
-        # 120 ms, a quick press by a person: a 60 ms one beside a 45 ms stall of the loop was sometimes
-        # not taken (docs/benchmarks.md, "Whole games, measured again on 2026-12-03")
+    def press(self, ms=None):
+        # a short press lasts press_ms (120 ms by default, a quick press by a person; `ludus bench
+        # --pico --pico-press` plays games with shorter taps)
         self.pico.press(True)
-        self.pico.run(ms)
+        self.pico.run(self.press_ms if ms is None else ms)
         self.pico.press(False)
 
     def roll(self):

@@ -44,6 +44,7 @@ ALLOWED = {
     "ludus.app": None,  # the firmware's loop: wires every layer, as main does
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "ludus.commands": None,  # the link's settings commands, the device's own (loaded for each use)
+    "ludus.startup": None,  # the device's boot and self-test (loaded for the boot)
     "main": None,  # the entry point wires everything together
     # the test hooks, beside the package on a test build only: they take the device they are given
     "testhooks.ludus_testhooks": BASE | {"ludus.record", "ludus.dice"},

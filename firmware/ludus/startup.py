@@ -1,0 +1,203 @@
+"""What the device does once, as it starts (docs/firmware.md): read config.json, load the board
+definition, build the drivers, open the journal, build the loop and run the self-test (an LED sweep,
+every sensor channel read). Each is a function of the device it starts (ludus.device.Device).
+
+Loaded for the boot and dropped again (ludus.runtime.transient): once the loop runs, none of this is
+needed, and with `.mpy` files (`ludus flash`'s files mode) its code would hold some 4 KB of the game's
+heap for good. An analog board's calibration is read here too, whenever the loop is built."""
+
+import gc
+from array import array
+
+from ludus import MICROPYTHON_VERSION, __version__
+from ludus.link import PROTOCOL, Link
+from ludus.runtime import mem_free, transient
+
+NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
+SWEEP_GRB = b"\x18\x18\x18"  # a dim white
+FAILED_GRB = b"\x00\x60\x00"  # red, as G R B: a cell that failed the self-test (the error pattern's red)
+
+
+def _test_hooks():
+    # present only in a tree staged with `ludus flash --test-hooks` (firmware/testhooks)
+    try:
+        import ludus_testhooks
+    except ImportError:
+        return None
+    return ludus_testhooks
+
+
+def boot(device):
+    """Device.boot(): sets safe mode (never raises) when the board cannot run."""
+    p = device.platform
+    device.hooks = _test_hooks()
+    gc.collect()
+    ev = {
+        "event": "boot",
+        "protocol": PROTOCOL,
+        "firmware": __version__,
+        "micropython": MICROPYTHON_VERSION,
+        "platform": p.name,
+        "free": mem_free(),
+    }
+    if device.hooks is not None:
+        ev["test_hooks"] = True
+    device._say(ev)
+    if device.link is None:  # (first: the link answers even when nothing else can start)
+        device.link = Link(p.usb(), device.out)
+    if device.hooks is not None:
+        device._fault("test_hooks", "a test build: dice and positions can be set over USB, not for play")
+    config, faults = transient("ludus.config").read_config(p.read_file("config.json"))
+    device.config = config
+    for fault in faults:
+        device._fault("config", fault)
+    board = _board(device, config)
+    if board is None:
+        return
+    device.board = board
+    device._feed()
+    try:
+        hw = p.hardware(config, board)
+    except Exception as exc:  # a pin the port refuses, a driver that cannot start
+        device._enter_safe("hardware: %s" % (exc,), exc)
+        return
+    device.hw = hw
+    if faults:
+        device._show_error(600)
+    # the referee first, while the heap is least broken up; the self-test's scratch after it
+    device._open_journal()
+    device._feed()
+    device._build_app()
+    if device.app is None:  # (safe mode: it said why)
+        return
+    device._feed()
+    device._erase_ahead()
+    if config["season"]:
+        device._season(lambda files, rules: transient("ludus.club").sync(files, rules, device.journal))
+    self_test(device)
+
+
+def _board(device, config):
+    # read line by line from its file (a whole board's JSON text at once would take ~40 KB)
+    from ludus.board.definition import BoardDefinition
+
+    name = config["board"]
+    path = device.platform.path("boards/%s.json" % name)
+    if path is None:
+        device._enter_safe("board %r: no boards/%s.json on the device (ludus flash copies it)" % (name, name))
+        return None
+    try:
+        board = BoardDefinition.load(path)
+    except Exception as exc:  # a damaged file: BoardDefinitionError names the problem
+        device._enter_safe("board %r: %s" % (name, exc))
+        return None
+    wiring = device.platform.read_file("wiring.json")
+    if wiring is not None:  # what `ludus calibrate` learnt of how this board is really wired
+        try:
+            for note in transient("ludus.board.wiring").apply(board, wiring):
+                device._fault("wiring", note)
+        except Exception as exc:
+            device._fault("wiring", "wiring.json is not used (%s): run ludus calibrate" % (exc,))
+    gc.collect()
+    return board
+
+
+def calibration(device):
+    """An analog board's levels from calibration.json (`ludus calibrate`); without them, nominal
+    levels and a fault saying so, so that the board still runs and can be calibrated."""
+    from ludus.sensing.calibration import Calibration
+
+    n = device.board.channel_count
+    text = device.platform.read_file("calibration.json")
+    problem = "no calibration.json"
+    if text is not None:
+        try:
+            cal = Calibration.from_json(text)
+            if cal.channel_count == n:
+                return cal
+            problem = "calibration.json has %d channels, the board %d" % (cal.channel_count, n)
+        except Exception as exc:
+            problem = "calibration.json is not used (%s)" % (exc,)
+    device._fault("calibration", problem + ": nominal levels used; run ludus calibrate")
+    return Calibration.uniform(n, *NOMINAL_LEVELS)
+
+
+def self_test(device):
+    """An LED sweep (each LED lit in turn, ~4 ms each) and every sensor read eight times: channels
+    that cannot be read, that flicker, that sit at a rail (analog), or that are on while the board
+    is otherwise empty (fewer pieces than any game starts with) are reported."""
+    p = device.platform
+    board = device.board
+    hw = device.hw
+    pixels = hw["pixels"]
+    frame = bytearray(3 * board.led_count)
+    for led in range(board.led_count):
+        frame[3 * led : 3 * led + 3] = SWEEP_GRB
+        if led:
+            frame[3 * led - 3 : 3 * led] = b"\x00\x00\x00"
+        pixels.write(frame)
+        device._feed()
+        p.sleep_ms(4)
+    frame[:] = bytes(len(frame))
+    pixels.write(frame)
+    analog = board.sensor_kind == "analog"
+    n = board.channel_count
+    levels = array("H" if analog else "B", bytes((2 if analog else 1) * n))
+    ons = bytearray(n)
+    low = array("H", [65535] * n if analog else ())  # (an analog channel's range over the readings)
+    high = array("H", bytes(2 * n if analog else 0))
+    report = {"event": "self_test", "leds": board.led_count, "channels": n}
+    try:
+        for _ in range(8):
+            hw["sensors"].read(levels)
+            for c in range(n):
+                v = levels[c]
+                if analog:
+                    low[c] = min(low[c], v)
+                    high[c] = max(high[c], v)
+                elif v:
+                    ons[c] += 1
+            p.sleep_ms(10)
+    except Exception as exc:
+        report["ok"] = False
+        report["error"] = "the sensors cannot be read: %s" % (exc,)
+        device._say(report)
+        device._fault("self_test", report["error"])
+        return
+    on = []
+    noisy = []
+    rail = []
+    for c in range(n):
+        if analog:
+            if high[c] - low[c] > 8192:
+                noisy.append(_channel_name(board, c))
+            elif high[c] >= 65000 or low[c] <= 500:
+                rail.append(_channel_name(board, c))
+        elif ons[c] == 8:
+            on.append(c)
+        elif ons[c]:
+            noisy.append(_channel_name(board, c))
+    # every game starts with at least four pieces: fewer on an otherwise empty board are stuck
+    stuck = [_channel_name(board, c) for c in on] if 0 < len(on) < 4 else []
+    report.update({"on": len(on), "stuck": stuck, "noisy": noisy, "rail": rail})
+    report["ok"] = not (stuck or noisy or rail)
+    device._say(report)
+    if not report["ok"]:
+        bad = stuck + noisy + rail
+        frame[:] = bytes(len(frame))
+        for cell in range(board.cell_count):
+            if board.cell_id(cell) in bad:
+                led = board.led_of_cell[cell]
+                frame[3 * led : 3 * led + 3] = FAILED_GRB
+        pixels.write(frame)
+        p.sleep_ms(1500)
+    del frame, levels
+    gc.collect()
+
+
+def _channel_name(board, c):
+    # the cell a sensor channel belongs to (its id), or "chN" for a channel no cell uses
+    for cell in range(board.cell_count):
+        if board.channel_of_cell[cell] == c:
+            return board.cell_id(cell)
+    return "ch%d" % c
