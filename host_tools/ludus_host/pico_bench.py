@@ -518,6 +518,14 @@ def _ms(us):
     return "-" if us is None else "%.2f" % (us / 1000)
 
 
+def _chosen_games(args):
+    """(board, game, preset, mode) of each whole game and mode --pico-game and --pico-mode leave."""
+    for board_name, game, preset in GAMES:
+        if not args.pico_game or preset in args.pico_game:
+            for mode in args.pico_mode or ("files", "romfs"):
+                yield board_name, game, preset, mode
+
+
 def run(args, out=sys.stdout):
     """ludus bench --pico: the cases, the whole games in both modes, the power cuts, the heap census; a
     table each."""
@@ -553,21 +561,13 @@ def run(args, out=sys.stdout):
             )
     if "games" in parts:
         games = []
-        for board_name, game, preset in GAMES:
-            if args.pico_game and preset not in args.pico_game:
-                continue
-            for mode in args.pico_mode or ("files", "romfs"):
-                print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
-                games.append(
-                    whole_game(
-                        board_name,
-                        game,
-                        preset,
-                        mode=mode,
-                        reach_ms=args.pico_reach,
-                        press_ms=args.pico_press,
-                    )
+        for board_name, game, preset, mode in _chosen_games(args):
+            print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
+            games.append(
+                whole_game(
+                    board_name, game, preset, mode=mode, reach_ms=args.pico_reach, press_ms=args.pico_press
                 )
+            )
         figures["games"] = games
         print(
             "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
@@ -611,12 +611,9 @@ def run(args, out=sys.stdout):
             )
     if "heap" in parts:
         census = []
-        for board_name, game, preset in GAMES:
-            if args.pico_game and preset not in args.pico_game:
-                continue
-            for mode in args.pico_mode or ("files", "romfs"):
-                print("heap census on the emulated Pico: %s, %s mode ..." % (game, mode), file=sys.stderr)
-                census.append(heap_census(board_name, game, mode))
+        for board_name, game, _preset, mode in _chosen_games(args):
+            print("heap census on the emulated Pico: %s, %s mode ..." % (game, mode), file=sys.stderr)
+            census.append(heap_census(board_name, game, mode))
         figures["heap"] = census
         print(
             "\nWhat a collection scans after boot, in a fresh REPL (heap in use above the bare REPL's; a"

@@ -2,6 +2,8 @@
 modules in, so that the heap each import adds is that module's alone, and the census itself on the
 emulated Pico (about 25 s, one mode)."""
 
+import types
+
 import pytest
 from ludus_host import pico, pico_bench
 
@@ -32,6 +34,20 @@ def test_a_module_that_is_not_loaded_is_not_imported_for_another():
     # ludus.device imports ludus.link at module level; with link not in the set, device comes alone
     order = pico_bench._module_order(["ludus", "ludus.device", "ludus.runtime"])
     assert order.index("ludus.runtime") < order.index("ludus.device") and "ludus.link" not in order
+
+
+def test_pico_game_and_pico_mode_choose_the_games_and_modes_measured():
+    def chosen(games, modes):
+        args = types.SimpleNamespace(pico_game=games, pico_mode=modes)
+        return [(preset, mode) for _, _, preset, mode in pico_bench._chosen_games(args)]
+
+    assert chosen(None, None) == [
+        ("checkers/6", "files"),
+        ("checkers/6", "romfs"),
+        ("ludo/classic/4", "files"),
+        ("ludo/classic/4", "romfs"),
+    ]
+    assert chosen(["ludo/classic/4"], ["romfs"]) == [("ludo/classic/4", "romfs")]
 
 
 def test_the_heap_census_on_the_emulated_pico():
