@@ -23,7 +23,7 @@ def set_config(device, cmd, link):
     if faults:
         link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
         return
-    if config["journal_kb"] != device.config["journal_kb"]:
+    if device.config is not None and config["journal_kb"] != device.config["journal_kb"]:
         # the journal's flash range moves with it: the game would be lost, and on a ROMFS build
         # the range could reach into the code (ludus flash checks that; this command cannot)
         link.error(cmd, "journal_kb changes only with ludus flash: nothing changed")

@@ -4,13 +4,15 @@ every sensor channel read). Each is a function of the device it starts (ludus.de
 
 Loaded for the boot and dropped again (ludus.runtime.transient): once the loop runs, none of this is
 needed, and with `.mpy` files (`ludus flash`'s files mode) its code would hold some 4 KB of the game's
-heap for good. An analog board's calibration is read here too, whenever the loop is built."""
+heap for good (2.7 KB). An analog board's calibration is read here too, whenever the loop is built.
+The device makes its USB link before it loads this module, so that a board whose copy of it is
+missing or damaged still answers, in safe mode."""
 
 import gc
 from array import array
 
 from ludus import MICROPYTHON_VERSION, __version__
-from ludus.link import PROTOCOL, Link
+from ludus.link import PROTOCOL
 from ludus.runtime import mem_free, transient
 
 NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
@@ -43,8 +45,6 @@ def boot(device):
     if device.hooks is not None:
         ev["test_hooks"] = True
     device._say(ev)
-    if device.link is None:  # (first: the link answers even when nothing else can start)
-        device.link = Link(p.usb(), device.out)
     if device.hooks is not None:
         device._fault("test_hooks", "a test build: dice and positions can be set over USB, not for play")
     config, faults = transient("ludus.config").read_config(p.read_file("config.json"))

@@ -81,3 +81,22 @@ def test_a_journal_game_that_cannot_be_restored_is_ended_and_the_board_starts_af
     assert b.device.app is not None and b.device.safe is None  # not stuck in safe mode at every boot
     assert Journal(flash).current() is None  # ended, and kept among the finished games
     assert len(Journal(flash).finished()) == 1
+
+
+def test_a_boot_module_that_cannot_be_loaded_leaves_the_link_in_safe_mode():
+    # ludus.startup, loaded for the boot only: a board whose copy is missing or damaged says so and
+    # still answers over USB (the link is made before it is loaded)
+    import sys
+
+    sys.modules["ludus.startup"] = None  # (what an import then finds: no module)
+    try:
+        b = Bench()
+        b.at(200, lambda: b.send({"cmd": "hello", "id": 1}))
+        b.run(1000)
+    finally:
+        sys.modules.pop("ludus.startup", None)
+    safe = b.events("safe_mode")
+    assert safe and "boot failed" in safe[0]["error"], safe
+    hello = [r for r in b.events(None, "reply") if r.get("id") == 1][0]
+    assert hello["safe_mode"] == safe[0]["error"]
+    assert b.device.app is None and b.platform.watchdog.starved == 0
