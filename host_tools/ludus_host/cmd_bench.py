@@ -14,6 +14,7 @@ from ludus_host import firmware_image
 from ludus_host.args import output_file, whole
 from ludus_host.paths import BENCH, ROOT, write_atomically
 from ludus_host.paths import find_tool as _tool
+from ludus_host.pico_table import PRESS_MS
 
 RUNNER = os.path.join(BENCH, "run.py")
 HEAP = "160K"
@@ -113,9 +114,10 @@ def add_arguments(parser):
     parser.add_argument(
         "--pico-press",
         type=whole(20, 2000),
-        default=None,
+        default=PRESS_MS,
         metavar="MS",
-        help="with --pico: how long a short press of the die lasts in a whole game (default 120 ms)",
+        help="with --pico: how long a short press of the die lasts in a whole game (default %d ms, as "
+        "the tests' table presses)" % PRESS_MS,
     )
 
 

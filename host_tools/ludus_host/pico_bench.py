@@ -23,6 +23,7 @@ import time
 
 from ludus_host import pico
 from ludus_host.paths import BENCH, ROOT
+from ludus_host.pico_table import PRESS_MS
 
 # (case, reps on the emulated Pico, the case whose time is subtracted, target, what)
 PICO_PLAN = (
@@ -193,14 +194,22 @@ def _chooser(seed):
 
 
 def whole_game(
-    board_name, game, preset, mode="files", max_turns=4000, seed=1, log=sys.stderr, reach_ms=0, press_ms=None
+    board_name,
+    game,
+    preset,
+    mode="files",
+    max_turns=4000,
+    seed=1,
+    log=sys.stderr,
+    reach_ms=0,
+    press_ms=PRESS_MS,
 ):
     """The flashed firmware through a whole game on the emulated board: the figures (a dict). reach_ms:
-    the board left alone before each turn; press_ms: how long a die press lasts (None: the table's
-    default; ludus_host.pico_table.PicoTable)."""
+    the board left alone before each turn; press_ms: how long a die press lasts
+    (ludus_host.pico_table.PicoTable)."""
     from ludus.config import read_config
 
-    from ludus_host.pico_table import PRESS_MS, PicoTable
+    from ludus_host.pico_table import PicoTable
     from ludus_host.simboard import load_board
 
     board = load_board(board_name)
@@ -221,7 +230,7 @@ def whole_game(
             seed=seed,
             chooser=_chooser(seed),
             reach_ms=reach_ms,
-            press_ms=PRESS_MS if press_ms is None else press_ms,
+            press_ms=press_ms,
         )
         table.setup()
         emu.run(500)
@@ -372,34 +381,38 @@ GAMES = (
 
 # -- what a collection scans: the firmware's modules and a booted device, in each mode
 
-_CENSUS_BOOT = """
+# a collection timed, the heap in use after it and the table of names' size (qstr_info's line)
+_CENSUS_ROW = """
 import gc, sys, time, micropython
 def _row(label):
     t = time.ticks_us()
     gc.collect()
     print("ROW", label, time.ticks_diff(time.ticks_us(), t), gc.mem_alloc())
+    micropython.qstr_info()
+"""
+
+_CENSUS_BOOT = (
+    _CENSUS_ROW
+    + """
 _row("bare")
 from ludus.device import Device
 from ludus.hw.pico import Platform
 device = Device(Platform(), out=lambda line: None)
 device.boot()
-_row("booted")
 print("MODULES", " ".join(sorted(k for k in sys.modules if k.startswith("ludus"))))
-micropython.qstr_info()
+_row("booted")
 """
+)
 
-_CENSUS_MODULES = """
-import gc, time, micropython
-def _row(label):
-    t = time.ticks_us()
-    gc.collect()
-    print("ROW", label, time.ticks_diff(time.ticks_us(), t), gc.mem_alloc())
-    micropython.qstr_info()
+_CENSUS_MODULES = (
+    _CENSUS_ROW
+    + """
 _row("bare")
 for name in %r:
     __import__(name)
     _row(name)
 """
+)
 
 
 def _module_order(names):
@@ -484,7 +497,6 @@ def heap_census(board_name, game, mode):
             raise pico.PicoError("the heap census's boot failed: %s" % (err or out)[-2000:])
         booted = rows(out)
         names = out.split("MODULES ", 1)[1].splitlines()[0].split()
-        qstr = out.split("n_total_bytes=", 1)[1].split()[0] if "n_total_bytes=" in out else None
         order = _module_order(names)
         out, err = emu.exec(_CENSUS_MODULES % (order,), fresh=True, timeout_ms=600000)
         if err:
@@ -507,7 +519,7 @@ def heap_census(board_name, game, mode):
         "modules_gc_us": imports[-1][1],
         "booted_alloc": booted[1][2] - booted[0][2],
         "booted_gc_us": booted[1][1],
-        "names_bytes": int(qstr) if qstr else None,
+        "names_bytes": booted[-1][3],
         "modules_names_bytes": imports[-1][3] - imports[0][3],
         "per_module": sorted(per_module, key=lambda m: -m[1]),
         "wall_s": round(time.time() - t0, 1),
@@ -571,8 +583,8 @@ def run(args, out=sys.stdout):
         figures["games"] = games
         print(
             "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
-            " the board left alone %d ms before each turn; die presses of %s ms):"
-            % (args.pico_reach, args.pico_press or "120"),
+            " the board left alone %d ms before each turn; die presses of %d ms):"
+            % (args.pico_reach, args.pico_press),
             file=out,
         )
         head = (
