@@ -38,6 +38,7 @@ package("ludus", files=(
     "dice.py",
     "errors.py",
     "games.py",
+    "heap.py",
     "hw/__init__.py",
     "hw/button.py",
     "hw/buzzer.py",

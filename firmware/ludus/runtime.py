@@ -32,13 +32,16 @@ def forget(name):
     again. Does nothing on CPython, where heap is no concern."""
     if not MICROPYTHON:
         return
-    sys.modules.pop(name, None)
+    module = sys.modules.pop(name, None)
+    heap = sys.modules.get("ludus.heap")  # (looked up, not imported: both are leaves)
+    if module is not None and heap is not None:
+        heap.unchain(module)  # (its chain must not keep the module alive)
     dot = name.rfind(".")
     parent = sys.modules.get(name[:dot]) if dot > 0 else None
     if parent is not None:
         try:
             delattr(parent, name[dot + 1 :])
-        except AttributeError:  # already gone
+        except (AttributeError, KeyError):  # already gone (MicroPython says KeyError)
             pass
 
 

@@ -44,6 +44,7 @@ def test_b_a_board_started_again_restores_the_game_from_its_journal():
     b2.run(100)
     restored = b2.events("journal")
     assert restored and restored[0]["restored"] == 1, b2.out[-3:]
+    assert b2.device.app is not None, b2.out[-6:]
     assert list(b2.device.app.referee.record.actions) == ["h7-h16"]
 
 

@@ -76,7 +76,7 @@ def test_a_hooked_board_sets_up_a_position_and_forces_the_dice():
     b = _hooked(run)
     assert b.resets == 1  # the position went in through the journal and a reset
     boots = b.events("boot")
-    assert len(boots) == 2 and all([boot.get("test_hooks") for boot in boots]), boots
+    assert len(boots) == 2 and all([boot.get("test_hooks") for boot in boots]), (boots, b.out[-6:])
     faults = b.events("fault")
     assert len([f for f in faults if f["where"] == "test_hooks"]) == 2, faults  # said at every boot
     restored = b.events("restored")

@@ -20,6 +20,7 @@ BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.lazy", "ludus.outcome"}
 ALLOWED = {
     "ludus": set(),
     "ludus.runtime": set(),
+    "ludus.heap": set(),  # the collection's order: a leaf, which ludus.runtime.forget looks up by name
     "ludus.errors": set(),
     "ludus.lazy": set(),
     "ludus.outcome": set(),
