@@ -160,7 +160,8 @@ class Device:
             )
             self.journal = Journal(_RamFlash())
 
-    def _build_app(self, retry=True):
+    def _build_app(self, retry=True, order=None):
+        # order: ludus.startup's collection_order, when the boot (which has it loaded) builds the app
         from ludus.app import App
 
         hw = self.hw
@@ -188,7 +189,7 @@ class Device:
             if retry and self.journal.unfinished():
                 self._fault("journal", "the unfinished game cannot be restored (%s): it is ended" % (exc,))
                 self.journal.end(json.dumps("unrestorable"))
-                self._build_app(False)
+                self._build_app(False, order)
                 return
             # the configuration's game on this board cannot be refereed
             self._enter_safe("the game cannot start: %s" % (exc,), exc)
@@ -201,7 +202,7 @@ class Device:
             self.hooks.attach(self.app.referee)
         # the modules this game runs on are all loaded now: the order its collections mark them in
         # (about 40 ms on the RP2040, here where a tick's time is not counted)
-        lead_collections()
+        lead_collections((order or transient("ludus.startup").collection_order)())
 
     # ---- the club's season --------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from ludus_host import pico
+from ludus_host import gc_replay, pico
 from ludus_host.paths import BENCH, ROOT
 from ludus_host.pico_table import PRESS_MS
 
@@ -381,12 +381,14 @@ GAMES = (
 
 # -- what a collection scans: the firmware's modules and a booted device, in each mode
 
-# a collection timed, the heap in use after it and the table of names' size (qstr_info's line)
+# a collection timed (gc.collect from the REPL: MicroPython's own order of marking, or the firmware's
+# ludus.heap.collect, led through the modules), the heap in use after it and the table of names' size
+# (qstr_info's line)
 _CENSUS_ROW = """
 import gc, sys, time, micropython
-def _row(label):
+def _row(label, collect=gc.collect):
     t = time.ticks_us()
-    gc.collect()
+    collect()
     print("ROW", label, time.ticks_diff(time.ticks_us(), t), gc.mem_alloc())
     micropython.qstr_info()
 """
@@ -401,6 +403,8 @@ device = Device(Platform(), out=lambda line: None)
 device.boot()
 print("MODULES", " ".join(sorted(k for k in sys.modules if k.startswith("ludus"))))
 _row("booted")
+from ludus.heap import collect
+_row("led", collect)
 """
 )
 
@@ -497,6 +501,9 @@ def heap_census(board_name, game, mode):
             raise pico.PicoError("the heap census's boot failed: %s" % (err or out)[-2000:])
         booted = rows(out)
         names = out.split("MODULES ", 1)[1].splitlines()[0].split()
+        # the booted device's heap, its marking replayed as from the REPL and as the firmware leads it
+        image = gc_replay.HeapImage(gc_replay.dump(emu))
+        marking = {"repl": gc_replay.replay(image), "led": gc_replay.replay(image, first="ludus.heap")}
         order = _module_order(names)
         out, err = emu.exec(_CENSUS_MODULES % (order,), fresh=True, timeout_ms=600000)
         if err:
@@ -519,6 +526,8 @@ def heap_census(board_name, game, mode):
         "modules_gc_us": imports[-1][1],
         "booted_alloc": booted[1][2] - booted[0][2],
         "booted_gc_us": booted[1][1],
+        "booted_led_gc_us": booted[2][1],
+        "marking": marking,
         "names_bytes": booted[-1][3],
         "modules_names_bytes": imports[-1][3] - imports[0][3],
         "per_module": sorted(per_module, key=lambda m: -m[1]),
@@ -629,14 +638,26 @@ def run(args, out=sys.stdout):
         figures["heap"] = census
         print(
             "\nWhat a collection scans after boot, in a fresh REPL (heap in use above the bare REPL's; a"
-            " collection timed):",
+            " collection timed: gc.collect() from the REPL, and after boot also the firmware's own,"
+            " led through the modules by ludus.heap):",
             file=out,
         )
-        census_head = ("game", "mode", "bare gc", "modules", "their heap", "gc", "booted heap", "gc", "names")
-        print("%-13s %-6s %8s %8s %11s %8s %12s %8s %9s" % census_head, file=out)
+        census_head = [
+            "game",
+            "mode",
+            "bare gc",
+            "modules",
+            "their heap",
+            "gc",
+            "booted heap",
+            "gc",
+            "led",
+            "names",
+        ]
+        print("%-13s %-6s %8s %8s %11s %8s %12s %8s %8s %9s" % tuple(census_head), file=out)
         for c in census:
             print(
-                "%-13s %-6s %6.2fms %8d %9.1fKB %6.2fms %10.1fKB %6.2fms %7.1fKB"
+                "%-13s %-6s %6.2fms %8d %9.1fKB %6.2fms %10.1fKB %6.2fms %6.2fms %7.1fKB"
                 % (
                     c["preset"],
                     c["mode"],
@@ -646,7 +667,24 @@ def run(args, out=sys.stdout):
                     c["modules_gc_us"] / 1000,
                     c["booted_alloc"] / 1024,
                     c["booted_gc_us"] / 1000,
+                    c["booted_led_gc_us"] / 1000,
                     (c["names_bytes"] or 0) / 1024,
+                ),
+                file=out,
+            )
+        for c in census:
+            repl, led = c["marking"]["repl"], c["marking"]["led"]
+            print(
+                "  %s, %s: its marking replayed (ludus_host.gc_replay): from the REPL %d overflows, %d words"
+                " scanned, %d of them again; led by ludus.heap %d overflows, %d words"
+                % (
+                    c["preset"],
+                    c["mode"],
+                    repl["overflows"],
+                    repl["words"],
+                    repl["rescanned"],
+                    led["overflows"],
+                    led["words"],
                 ),
                 file=out,
             )

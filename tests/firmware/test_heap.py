@@ -9,7 +9,7 @@ import sys
 import ludus.light.scene  # noqa: F401 (the modules the order is checked on: these and their imports)
 import ludus.record.journal  # noqa: F401
 import ludus.referee.core  # noqa: F401
-from ludus import heap, runtime
+from ludus import heap, runtime, startup
 
 MODULE = type(sys)
 
@@ -50,7 +50,7 @@ def _reaches(start, goal, refs):
 
 def test_each_module_comes_after_the_modules_it_refers_to():
     modules = _ours()
-    order = heap.module_order(modules)
+    order = startup.module_order(modules)
     assert sorted(order) == sorted(modules)  # each once
     refs = dict((name, _refers(m, modules)) for name, m in modules.items())
     assert sum(len(r) for r in refs.values()) > 2 * len(refs)  # (the check below has work to do)
@@ -69,24 +69,24 @@ def test_each_module_comes_after_the_modules_it_refers_to():
 
 def test_a_module_that_refers_to_nothing_of_ours_can_come_first():
     only = {"ludus.runtime": runtime}
-    assert heap.module_order(only) == ["ludus.runtime"]
-    assert heap.module_order({"ludus.heap": heap, "ludus.runtime": runtime}) in (
+    assert startup.module_order(only) == ["ludus.runtime"]
+    assert startup.module_order({"ludus.heap": heap, "ludus.runtime": runtime}) in (
         ["ludus.heap", "ludus.runtime"],
         ["ludus.runtime", "ludus.heap"],
     )  # (neither refers to the other)
-    assert heap.module_order({}) == []
+    assert startup.module_order({}) == []
 
 
 def test_the_chain_holds_the_loaded_modules_in_that_order_and_loses_a_forgotten_one():
     import ludus.board.check as check  # (a module loaded for this test only, forgotten below)
 
-    heap.lead_collections()
+    heap.lead_collections(startup.collection_order())
     chained = heap.chained()
     if not runtime.MICROPYTHON:  # no chain: CPython's collector needs none
         assert chained == []
         heap.collect()
         return
-    names = heap.module_order(sys.modules)
+    names = startup.module_order(sys.modules)
     assert [m.__name__ for m in chained] == names
     assert check in chained
     runtime.forget("ludus.board.check")
@@ -107,7 +107,7 @@ def test_the_chain_holds_the_loaded_modules_in_that_order_and_loses_a_forgotten_
 def test_a_module_loaded_for_one_use_is_never_chained():
     if not runtime.MICROPYTHON:
         return
-    heap.lead_collections()
+    heap.lead_collections(startup.collection_order())
     before = heap.chained()
     module = runtime.transient("ludus.board.wiring")
     assert "ludus.board.wiring" not in sys.modules

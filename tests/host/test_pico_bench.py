@@ -63,3 +63,11 @@ def test_the_heap_census_on_the_emulated_pico():
     shares = sum(size for _, size in c["per_module"])
     assert shares + c["modules_names_bytes"] == c["modules_alloc"]
     assert dict(c["per_module"])["ludus.device"] > 4096  # its bytecode, in the heap with files
+    # the booted device's marking, replayed: from the REPL sys.modules' modules overflow the collector's
+    # stack and every marked block is scanned again; led through them by ludus.heap, nothing is
+    repl, led = c["marking"]["repl"], c["marking"]["led"]
+    assert repl["overflows"] > 0 and repl["passes"] >= 1 and repl["rescanned"] > 0
+    assert led["overflows"] == 0 and led["passes"] == 0 and led["rescanned"] == 0
+    assert led["blocks"] == repl["blocks"] > 1000  # (the same heap marked, either way)
+    assert led["words"] == repl["words"] - repl["rescanned"]
+    assert c["booted_led_gc_us"] > 0
