@@ -69,5 +69,5 @@ def test_the_heap_census_on_the_emulated_pico():
     assert repl["overflows"] > 0 and repl["passes"] >= 1 and repl["rescanned"] > 0
     assert led["overflows"] == 0 and led["passes"] == 0 and led["rescanned"] == 0
     assert led["blocks"] == repl["blocks"] > 1000  # (the same heap marked, either way)
-    assert led["words"] == repl["words"] - repl["rescanned"]
+    assert led["words"] <= repl["rescanned"]  # (one scan of the heap, where the REPL's made two)
     assert c["booted_led_gc_us"] > 0
