@@ -62,11 +62,12 @@ def compile_package(out_dir, march="x64", lines=True):
 # cost 531 bytes of image), and, to make room for it, the modules that are only names and constants
 # (the errors, the lazy loader, the record package, the referee's states, the instant sensing),
 # the presets' positions and the dice: 196,504 bytes of 196,608. Later on 2026-12-06 the collection's
-# order (ludus.heap, and its reckoning in ludus.startup) and, to make room for it, the runtime's
-# helpers, the places' tables, the referee's adapter base, the Pico's drivers' builder (its faults
-# are reported as the hardware's), the analog multiplexer's driver and the move generators of both
-# games, which perft and the rules' tests cover (a fault in them is reported with its message and
-# function names): 196,402 bytes.
+# order (ludus.heap, and its reckoning in ludus.startup) and the setup's lights without a game made
+# for each start offered, and, to make room for them, the runtime's helpers, the places' tables, the
+# referee's adapter base and its checkers adapter, the USB link's lines (a bad one is answered by
+# name), the Pico's drivers' builder (its faults are reported as the hardware's), the analog
+# multiplexer's driver and the move generators of both games, which perft and the rules' tests cover
+# (a fault in them is reported with its message and function names): 196,428 bytes.
 WITHOUT_LINES = (
     "ludus.board.check",
     "ludus.board.wiring",
@@ -108,6 +109,8 @@ WITHOUT_LINES = (
     "ludus.referee.adapter",
     "ludus.hw.mux",
     "ludus.hw.pico",
+    "ludus.referee.checkers",
+    "ludus.link",
     "ludus.checkers.moves",
     "ludus.ludo.gen",
     "ludus.ludo.moves",

@@ -32,12 +32,29 @@ def test_all_points_filled_asks_which_setup_by_button():
     choice = rig.take("setup_choice")
     assert choice and choice[0]["starts"] == ["checkers/2x3", "checkers/3x2", "checkers/6"]
     assert rig.referee.phase == 0
+    _shows_the_seats_of(rig, "2x3")
     rig.press()
+    _shows_the_seats_of(rig, "3x2")
     rig.press()  # 2x3 -> 3x2 -> 6
     assert rig.take("setup_next")[-1]["start"] == "checkers/6"
+    _shows_the_seats_of(rig, "6")
     rig.long_press()
     assert [e["start"] for e in rig.take("new_game")] == ["checkers/6"]
     assert rig.referee.game.seats == 6
+
+
+def _shows_the_seats_of(rig, spec):
+    # the start offered: each point's turn LED in its seat's colour (the colour of the seat's first
+    # point), as the setup names them
+    from ludus.checkers.options import SETUPS
+    from ludus.light.palette import checkers_colour
+
+    scene = rig.referee.scene
+    for points in SETUPS[spec]:
+        for p in points:
+            led = rig.led("turn.%d" % p)
+            assert rig.lit("turn.%d" % p, "player"), (spec, p)
+            assert scene.colour_at(led) == checkers_colour(points[0]), (spec, p, scene.colour_at(led))
 
 
 def test_setup_lights_a_part_filled_point_and_waits():
