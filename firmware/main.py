@@ -15,4 +15,12 @@ except Exception as exc:  # a missing or damaged file: say what, and how to mend
     )
     sys.print_exception(exc)
 else:
-    Device(Platform()).run()
+    from ludus import heap
+
+    def _run():
+        Device(Platform()).run()
+
+    # The loop runs inside exec() with a dict of its own. Every collection, MicroPython's own too
+    # (gc.threshold, an allocation that finds no room), then marks that dict first, and through it
+    # ludus.heap's chain of the modules (docs/firmware.md, "A collection's order").
+    exec("run()", {"run": _run, "heap": heap})

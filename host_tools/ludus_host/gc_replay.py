@@ -6,6 +6,8 @@ collection's order")?
     image = HeapImage(text)
     replay(image)                             # as gc.collect() from the REPL marks it
     replay(image, first="ludus.heap")         # as ludus.heap.collect() does: its globals first
+    replay(image, first="ludus.referee.flow", local=address)   # one MicroPython starts in the
+                                              # referee's code, under main.py's exec() dict
 
 The dump: the allocation table (micropython.mem_info(1)), every used block's bytes (uctypes), the
 root pointers around sys.modules in the interpreter's state, and where each module and its globals
@@ -27,6 +29,7 @@ STACK = 64  # MICROPY_ALLOC_GC_STACK_SIZE
 # (the interned names), its emergency exception and KeyboardInterrupt, sys.modules and __main__'s
 # dicts, the port's root pointers, up to qstr_last_chunk
 ROOTS_FROM, ROOTS_TO = -68, 112
+DICT_LOCALS = -68  # the dict of the code run at module level: main.py's exec() dict in the loop
 DICT_GLOBALS = -64  # the globals of the module whose function called gc.collect()
 
 _DUMP = """
@@ -142,17 +145,22 @@ class HeapImage:
         return [c for c in (self._heap(w) for w in words) if c is not None]
 
 
-def replay(image, first=None, stack=STACK):
+def replay(image, first=None, local=None, stack=STACK):
     """MicroPython's mark phase over IMAGE (a HeapImage). first: the module whose function calls
-    gc.collect() (its globals are then the first root; None: the REPL's __main__, outside the heap).
+    gc.collect() (its globals are then the second root; None: the REPL's __main__, outside the heap).
+    local: the address of the dict the code at module level runs with, the first root (None: the
+    REPL's __main__; main.py runs the loop inside exec() with a dict of its own).
     A dict: overflows (blocks met with the stack full), passes (whole-heap scans they cost), words
-    (scanned in all), rescanned (of them, by those passes), blocks (marked)."""
+    (scanned in all), rescanned (of them, by those passes), blocks (marked), deepest (the most blocks
+    stacked at once)."""
     roots = list(image.roots)
     if first is not None:
         roots[(DICT_GLOBALS - ROOTS_FROM) // 4] = image.modules[first][1]
+    if local is not None:
+        roots[(DICT_LOCALS - ROOTS_FROM) // 4] = local
     marked = bytearray(image.n)
     children = {}
-    counts = {"overflows": 0, "passes": 0, "words": 0, "rescanned": 0}
+    counts = {"overflows": 0, "passes": 0, "words": 0, "rescanned": 0, "deepest": 0}
     overflow = [False]  # gc_stack_overflow
 
     def subtree(b, again):
@@ -173,6 +181,8 @@ def replay(image, first=None, stack=STACK):
                     else:
                         counts["overflows"] += 1
                         overflow[0] = True
+            if len(pending) > counts["deepest"]:
+                counts["deepest"] = len(pending)
             if not pending:
                 return
             b = pending.pop()

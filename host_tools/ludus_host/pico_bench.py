@@ -405,6 +405,9 @@ print("MODULES", " ".join(sorted(k for k in sys.modules if k.startswith("ludus")
 _row("booted")
 from ludus.heap import collect
 _row("led", collect)
+from ludus import heap
+_main = {"run": _row, "heap": heap}  # (main.py runs the loop inside exec() with such a dict)
+print("MAINDICT %x" % id(_main))
 """
 )
 
@@ -503,7 +506,15 @@ def heap_census(board_name, game, mode):
         names = out.split("MODULES ", 1)[1].splitlines()[0].split()
         # the booted device's heap, its marking replayed as from the REPL and as the firmware leads it
         image = gc_replay.HeapImage(gc_replay.dump(emu))
-        marking = {"repl": gc_replay.replay(image), "led": gc_replay.replay(image, first="ludus.heap")}
+        main = int(out.split("MAINDICT ", 1)[1].split()[0], 16)
+        marking = {
+            "repl": gc_replay.replay(image),
+            "led": gc_replay.replay(image, first="ludus.heap"),
+            # one MicroPython starts itself (gc.threshold) in the referee's code: alone, and in the loop
+            # as main.py runs it
+            "auto": gc_replay.replay(image, first="ludus.referee.flow"),
+            "auto_main": gc_replay.replay(image, first="ludus.referee.flow", local=main),
+        }
         order = _module_order(names)
         out, err = emu.exec(_CENSUS_MODULES % (order,), fresh=True, timeout_ms=600000)
         if err:
@@ -673,18 +684,23 @@ def run(args, out=sys.stdout):
                 file=out,
             )
         for c in census:
-            repl, led = c["marking"]["repl"], c["marking"]["led"]
+            m = c["marking"]
             print(
                 "  %s, %s: its marking replayed (ludus_host.gc_replay): from the REPL %d overflows, %d words"
-                " scanned, %d of them again; led by ludus.heap %d overflows, %d words"
+                " scanned, %d of them again; led by ludus.heap %d overflows, %d words; one started by"
+                " MicroPython in the referee's code %d overflows, %d words, under main.py's exec() %d, %d"
                 % (
                     c["preset"],
                     c["mode"],
-                    repl["overflows"],
-                    repl["words"],
-                    repl["rescanned"],
-                    led["overflows"],
-                    led["words"],
+                    m["repl"]["overflows"],
+                    m["repl"]["words"],
+                    m["repl"]["rescanned"],
+                    m["led"]["overflows"],
+                    m["led"]["words"],
+                    m["auto"]["overflows"],
+                    m["auto"]["words"],
+                    m["auto_main"]["overflows"],
+                    m["auto_main"]["words"],
                 ),
                 file=out,
             )

@@ -80,6 +80,13 @@ def test_the_same_heap_marked_first_through_narrow_blocks_needs_no_second_pass()
     assert led["words"] == (18 + 70 + 1 + 3 + 10 * 2) * 4
 
 
+def test_the_dict_code_runs_with_at_module_level_is_marked_before_the_callers_globals():
+    image = gc_replay.HeapImage(_wide_heap())
+    # (as main.py's exec() dict would be: here the module's globals stand for it)
+    led = gc_replay.replay(image, local=_ptr(100))
+    assert led["overflows"] == 0 and led["blocks"] == 83
+
+
 def test_a_dump_that_is_not_micropython_1_28s_layout_is_refused_by_name():
     text = _wide_heap()
     with pytest.raises(PicoError, match="laid out"):
