@@ -38,7 +38,7 @@ SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
 # 32 KB it still fell inside busy ticks when a table played without pause, and took them past 20 ms
 GC_THRESHOLD = const(65536)
 GC_AFTER_MS = const(40)  # an idle tick this long after the last busy one collects what it left...
-GC_ROOM_US = const(3000)  # ...if it has used less than this so far (a collection takes 12-25 ms),
+GC_ROOM_US = const(3000)  # ...if it has used less than this so far (a collection takes 8-14 ms),
 GC_LATE_MS = const(200)  # ...and this long after it in any case
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
 # blocks the journal keeps erased while no game is played: a whole game's writes (a long four-player
