@@ -4,6 +4,7 @@ Whatever goes wrong is said on USB; the firmware never falls silently into the R
 does it) stops it and leaves the REPL to you."""
 
 try:
+    from ludus import heap
     from ludus.device import Device
     from ludus.hw.pico import Platform
 except Exception as exc:  # a missing or damaged file: say what, and how to mend it
@@ -15,7 +16,6 @@ except Exception as exc:  # a missing or damaged file: say what, and how to mend
     )
     sys.print_exception(exc)
 else:
-    from ludus import heap
 
     def _run():
         Device(Platform()).run()

@@ -31,6 +31,7 @@ STACK = 64  # MICROPY_ALLOC_GC_STACK_SIZE
 ROOTS_FROM, ROOTS_TO = -68, 112
 DICT_LOCALS = -68  # the dict of the code run at module level: main.py's exec() dict in the loop
 DICT_GLOBALS = -64  # the globals of the module whose function called gc.collect()
+SYS_MODULES_TABLE = 12  # the table of sys.modules (the dict's map's table pointer)
 
 _DUMP = """
 import gc, sys, micropython, uctypes, binascii
@@ -120,13 +121,17 @@ class HeapImage:
             self.modules[row.group(1)] = (int(row.group(2), 16), int(row.group(3), 16))
         # v1.28's layout, checked: in the REPL the running globals are __main__'s, which follow
         # sys.modules, whose table is in the heap
-        if main != sysmod + 16 or self.root(DICT_GLOBALS) != main or self._heap(self.root(12)) is None:
+        if (
+            main != sysmod + 16
+            or self.root(DICT_GLOBALS) != main
+            or self.head(self.root(SYS_MODULES_TABLE)) is None
+        ):
             raise PicoError("the interpreter's state is not laid out as MicroPython v1.28's")
 
     def root(self, offset):
         return self.roots[(offset - ROOTS_FROM) // 4]
 
-    def _heap(self, ptr):
+    def head(self, ptr):
         # the head block ptr points at, or None (not a block's start in the heap, or not a head)
         if ptr % BLOCK or not self.start <= ptr < self.end:
             return None
@@ -142,7 +147,7 @@ class HeapImage:
     def children(self, b):
         base = b * BLOCK
         words = struct.unpack_from("<%dI" % (self.length(b) * BLOCK // 4), self.mem, base)
-        return [c for c in (self._heap(w) for w in words) if c is not None]
+        return [c for c in (self.head(w) for w in words) if c is not None]
 
 
 def replay(image, first=None, local=None, stack=STACK):
@@ -188,7 +193,7 @@ def replay(image, first=None, local=None, stack=STACK):
             b = pending.pop()
 
     for ptr in roots:
-        b = image._heap(ptr)
+        b = image.head(ptr)
         if b is not None and not marked[b]:
             marked[b] = 1
             subtree(b, False)

@@ -32,7 +32,7 @@ def _dump(heads, words, modules=()):
         lines.append("MODG %s %x %x" % (name, START + globals_block * 16 + 8, START + globals_block * 16))
     window = [0] * ((gc_replay.ROOTS_TO - gc_replay.ROOTS_FROM) // 4)
     window[(gc_replay.DICT_GLOBALS - gc_replay.ROOTS_FROM) // 4] = SYSMOD + 16  # the REPL's __main__
-    window[(12 - gc_replay.ROOTS_FROM) // 4] = START  # sys.modules' table: block 0
+    window[(gc_replay.SYS_MODULES_TABLE - gc_replay.ROOTS_FROM) // 4] = START  # sys.modules' table: block 0
     data = struct.pack("<%dI" % len(window), *window)
     for i in range(0, len(data), 64):
         lines.append("ROOT %x %s" % (SYSMOD + gc_replay.ROOTS_FROM + i, data[i : i + 64].hex()))
