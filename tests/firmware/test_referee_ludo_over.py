@@ -4,8 +4,9 @@ whose restores on the unix port's capped heap leave no room for more code beside
 
 def test_the_last_move_and_the_game_s_end_come_a_tick_apart():
     # The tick that commits the last move sends that move's frame; the next one ends the game (the
-    # placements, the seed revealed, the winner's lights). On a Pico each then fits its 20 ms tick
-    # (docs/firmware.md). A press in the commit's tick is not taken: the game is over.
+    # placements, the seed revealed) and the one after it shows the winner's lights. On a Pico each
+    # then fits its 20 ms tick (docs/referee.md). A press in the commit's tick is not taken: the game
+    # is over.
     from ludus.referee.states import SHORT_PRESS
     from referee_rig import Rig
 
@@ -19,10 +20,15 @@ def test_the_last_move_and_the_game_s_end_come_a_tick_apart():
     assert [e["event"] for e in rig.take()] == ["move"]
     ref = rig.referee
     assert ref.phase == 1 and ref.record.result is None and ref.record.seed is None
+    import ludus.light.palette as palette
+
+    frames = rig.frames
     rig.tick()
     over = rig.take()
     assert [e["event"] for e in over] == ["game_over"] and over[0]["placements"] == [0, 2]
     assert ref.phase == 2 and ref.record.result == [0, 2] and ref.record.seed is not None
-    import ludus.light.palette as palette
-
+    assert rig.frames == frames  # (the end's lights: a tick later)
+    assert ref.scene.meaning_at(rig.board.turn_leds[0]) != palette.WINNER
+    rig.tick()
+    assert rig.frames == frames + 1 and not rig.take()
     assert ref.scene.meaning_at(rig.board.turn_leds[0]) == palette.WINNER

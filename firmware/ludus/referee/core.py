@@ -196,7 +196,7 @@ class Referee(RefereeJudge, RefereeFlow):
         board is unchanged and no button is pressed."""
         occ = self.occ
         settled = occ.update(levels, now_ms)
-        began = False
+        held = False  # (a tick that began or ended a game: its scene at the next tick, below)
         if settled:
             sense_changes(occ.settled, self._sense_bufs)  # native code on MicroPython
         elif not self._started:
@@ -207,9 +207,10 @@ class Referee(RefereeJudge, RefereeFlow):
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         elif self.start_due is not None:
             self._begin_due()
-            began = self.start_due is None  # (the game began: its scene at the next tick, below)
+            held = self.start_due is None
         if self.over_due:  # (before a change is judged: the game is over, and it goes to the setup)
             self._game_over()
+            held = True
         if settled:
             self._dirty = True
             self.hold = 0  # a new reading: a hold (below) starts afresh if it still applies
@@ -225,10 +226,10 @@ class Referee(RefereeJudge, RefereeFlow):
             self._clock(now_ms)
         if self.bots is not None and self.phase == _PLAY and not self.over_due:
             self._bot_turn(now_ms)
-        # the tick that begins a game is the busiest of all: its new scene is composed at the next
-        # tick, with the frame that shows it (20 ms later; a six-player checkers game's first tick
-        # took 21.8 ms with `.mpy` files on the emulated RP2040)
-        if self._dirty and not began:
+        # the ticks that begin and end a game are the busiest of all: the new scene is composed at
+        # the next tick, with the frame that shows it (20 ms later; with `.mpy` files on the emulated
+        # RP2040 a six-player checkers game's first tick took 21.8 ms, a Ludo game's last 19-22 ms)
+        if self._dirty and not held:
             self._dirty = False
             if self._compose is not None:
                 self._compose(self)
