@@ -392,6 +392,25 @@ class EmulatedPico:
         result = self._read_until("exec")["exec"]
         return result["out"], result["err"]
 
+    def write_flash(self, offset, path):
+        """The bytes of the file at PATH into the flash at OFFSET, as they are (with the power off: a
+        flash another tool wrote, such as a journal made on the laptop)."""
+        self.request(op="write_flash", offset=offset, file=os.path.abspath(path))
+        return self._read_until("written")["written"]
+
+    def starve(self, boots=1):
+        """The next BOOTS boots' watchdog feeds are lost (the chip as if the firmware hung after it
+        started its watchdog): each ends in a watchdog reset 5 s on."""
+        self.request(op="starve", boots=boots)
+        return self._read_until("starving")["starving"]
+
+    def host(self, dtr=None, reading=None):
+        """The USB host: dtr, a terminal attached to the port (DTR raised); reading, the host takes
+        what the board sends (False: it opened the port and stopped reading). None leaves either."""
+        fields = {k: v for k, v in (("dtr", dtr), ("reading", reading)) if v is not None}
+        self.request(op="host", **fields)
+        return self._read_until("host")["host"]
+
     def save_fs(self, path):
         self.request(op="save_fs", file=os.path.abspath(path))
         self._read_until("saved")
