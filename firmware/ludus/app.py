@@ -15,7 +15,7 @@ import json
 from array import array
 
 from ludus.referee.core import Referee, default_scene
-from ludus.runtime import const
+from ludus.runtime import const, transient
 
 FRAME_MS = const(40)  # the LED frame rate while anything blinks: 25 frames a second
 
@@ -26,7 +26,8 @@ class App:
     ludus.record.journal.Journal. buzzer: play(cue, now), tick(now), or None. out: one JSON line per
     event. seed: the dice seed (None: drawn per game from os.urandom). finished(record): called with
     each game's record as it ends, after the journal has it (the device's season, ludus.device).
-    calibration: an analog board's ludus.sensing.calibration.Calibration."""
+    calibration: an analog board's ludus.sensing.calibration.Calibration. feed: called now and then
+    while an unfinished game is restored (the watchdog's feed)."""
 
     def __init__(
         self,
@@ -41,6 +42,7 @@ class App:
         seed=None,
         finished=None,
         calibration=None,
+        feed=None,
     ):
         self.board = board
         self.sensors = sensors
@@ -80,11 +82,13 @@ class App:
         self.kept = 0  # the journal's count of the current game's actions
         self.start_due = None  # a new game's start state, written to the journal at the next tick
         self.unkept = False  # the journal refused a write of this game (full): said once
-        state = journal.state()
-        if state is not None:
-            self.referee.restore(state)
-            self.kept = len(self.referee.record.actions)
-            self._say({"event": "journal", "restored": self.kept})
+        if feed is not None:
+            feed()  # (a referee takes about a second to build on a Pico)
+        if journal.unfinished():
+            # the unfinished game, streamed from flash into the record and replayed, the watchdog
+            # fed as it goes (docs/journal.md, "Restoring"); an error here ends it as unrestorable
+            # (ludus.device)
+            transient("ludus.startup").restore(self, journal, feed)
 
     def step(self, now_ms):
         """One tick of the board. True if anything happened (an event, the scene changed)."""

@@ -35,7 +35,7 @@ def defaults():
         "bots": {},
         "names": {},
         "season": None,
-        "journal_kb": 64,
+        "journal_kb": 48,
         "games_kept": 10,
         "pins": {
             "leds": 15,

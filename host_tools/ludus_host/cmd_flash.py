@@ -37,6 +37,11 @@ def add_arguments(parser):
         help="files mode: keep line numbers in tracebacks (costs 7.5 KB of heap in a Ludo game)",
     )
     parser.add_argument(
+        "--clear-journal",
+        action="store_true",
+        help="also erase the journal's flash: the game kept there and the finished games are lost",
+    )
+    parser.add_argument(
         "--mpremote",
         default=None,
         help="the mpremote command to run (default: this Python's mpremote module)",
@@ -55,7 +60,7 @@ def run(args):
     where = os.path.join(ROOT, "build", "device-" + args.mode)
     if True:
         tree = stage(where, config_text, args.mode, args.march, args.test_hooks, args.lines or None)
-        ops = operations(tree, args.port)
+        ops = operations(tree, args.port, args.clear_journal)
         print(
             "%s: %d files, %d bytes (%s mode, board %s)"
             % (

@@ -68,12 +68,13 @@ class BoardDefinition:
     place_of_cell: array
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, feed=None):
         """Read and check a board definition file. A file laid out one cell per line (as the generator
-        writes it) is read line by line, so the whole document is never in memory at once."""
+        writes it) is read line by line, so the whole document is never in memory at once. feed(), if
+        given, is called as it reads (the firmware's watchdog)."""
         from ludus.board.check import load
 
-        return _loaded(load(cls, path))
+        return _loaded(load(cls, path, feed))
 
     @classmethod
     def from_json(cls, text, source="board definition"):
