@@ -85,7 +85,7 @@ def add_arguments(parser):
     parser.add_argument(
         "--pico-part",
         action="append",
-        choices=("cases", "games", "cuts", "heap"),
+        choices=("cases", "games", "cuts", "heap", "restore"),
         help="with --pico: only this part (repeatable)",
     )
     parser.add_argument(
