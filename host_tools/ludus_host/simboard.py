@@ -364,6 +364,18 @@ class SimBoard:
 # ---- running a script -------------------------------------------------------------------------------
 
 
+def _timing(ref):
+    """True while the referee counts time on an unchanged board: sensors settling, a resting token
+    about to be judged (its hold), a refused press's cue, a bot's pause before it acts. Skipping
+    ticks then would move or drop what the timer does."""
+    if getattr(ref.occ, "unsettled", 0):
+        return True
+    if ref.hold not in (0, 2) or ref.cue:
+        return True
+    bots = ref.bots
+    return bots is not None and bots[2] != 0
+
+
 def _colour_name(colour):
     return lights.colour_name(colour)
 
@@ -420,6 +432,7 @@ class Simulator:
             for k in range(len(leds)):
                 self.names[leds[k]] = "%s.%d" % (role, k)
         self.all_events = []
+        self.stirred = False  # the last tick changed the scene or said something
         self.bots = {}  # the seats the board plays, as config.json's `bots` names them
         self.players = {}  # what the players are called, as config.json's `names` has them
         self.referee = self._new_referee()
@@ -500,6 +513,8 @@ class Simulator:
         if changed and self.frames != "none":
             out.append(self._frame_item())
         self.now += TICK_MS
+        # what happened, not what is printed: the frames option must not change when time is skipped
+        self.stirred = changed or bool(events)
         return out
 
     def _run_for(self, ms, button=NO_PRESS):
@@ -507,17 +522,12 @@ class Simulator:
         end = self.now + ms - TICK_MS
         quiet = 0
         while self.now < end:
-            step = self._step()
-            if step:
-                out.extend(step)
+            out.extend(self._step())
+            if self.stirred:
                 quiet = 0
                 continue
             quiet += TICK_MS
-            if (
-                quiet >= QUIET_MS
-                and not self.sim.flicker_until
-                and not getattr(self.referee.occ, "unsettled", 0)
-            ):
+            if quiet >= QUIET_MS and not self.sim.flicker_until and not _timing(self.referee):
                 self._skip_quiet(end)
                 quiet = 0
         return out

@@ -136,3 +136,33 @@ def test_turn_clock_option_needs_seconds(tmp_path, capsys):
     )
     assert code == 0, err
     assert [e["seat"] for e in events(lines, "auto")] == [0]  # the roll-off roll, made for green
+
+
+def _events_only(lines):
+    return [item for item in lines if "event" in item or "end" in item]
+
+
+def test_the_frames_option_never_changes_the_referees_events(tmp_path, capsys):
+    # a wrong placement left resting: the referee judges it after its hold, whatever is printed
+    text = (
+        "start ludo classic seats=gr turn=g rolls=5 g=t2,base,base,base r=base,base,base,base\n"
+        "lift t2 @550\nplace t4 @24020\nexpect situation illegal\n"
+    )
+    runs = {}
+    for frames in ("full", "lights", "none"):
+        code, lines, err = play(tmp_path, capsys, text, "ludo52", "ludo/classic/2", "--frames", frames)
+        assert code == 0, (frames, err)
+        runs[frames] = _events_only(lines)
+    assert [e["t"] for e in events(runs["none"], "illegal")] == [3170]
+    assert runs["none"] == runs["lights"] == runs["full"]
+    # and every example script: the same events, at the same moments, with and without frames
+    for name in sorted(os.listdir(os.path.join(ROOT, "examples"))):
+        path = os.path.join(ROOT, "examples", name)
+        head = re.search(r"--board (\S+) --game (\S+)", open(path).read())
+        got = []
+        for frames in ("full", "none"):
+            code = cli.main(["play", path, "--board", head[1], "--game", head[2], "--frames", frames])
+            out, err = capsys.readouterr()
+            assert code == 0, (name, err)
+            got.append(_events_only(json.loads(line) for line in out.splitlines()))
+        assert got[0] == got[1], name
