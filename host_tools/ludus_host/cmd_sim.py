@@ -130,8 +130,6 @@ def run(args):
     if args.device and args.pico:
         raise SimError("--device and --pico: one table at a time")
     sock = listen(args.host, args.port)  # first: a port that cannot be had is said before anything starts
-    if args.pico:
-        print("starting the emulated Pico (the firmware compiled, then booted: a minute at most)", flush=True)
     app = make_app(
         Settings(
             args.game,
@@ -142,6 +140,7 @@ def run(args):
             device=args.device,
             pico=args.pico,
             wiring=args.wiring,
+            say=lambda text: print(text, flush=True),
         )
     )
     url = url_of(sock, args.host)

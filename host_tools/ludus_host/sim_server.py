@@ -53,7 +53,9 @@ class Settings:
         device=None,
         pico=False,
         wiring=None,
+        say=None,
     ):
+        self.say = say  # where a slow start says what it is doing (ludus sim prints it)
         self.wiring = wiring  # the mirrored board's wiring map (ludus calibrate's wiring.json)
         self.device = device  # a board's port to mirror (ludus sim --device)
         self.pico = pico  # the emulated Pico as the table (ludus sim --pico)
@@ -83,7 +85,7 @@ class Hub:
         elif settings.pico:
             from ludus_host.sim_mirror import PicoTwin
 
-            self.table = PicoTwin(settings.preset, settings.board)
+            self.table = PicoTwin(settings.preset, settings.board, say=settings.say)
         else:
             self.table = LiveTable(
                 settings.preset,
