@@ -236,6 +236,13 @@ async def _stop_clock(app):
         await ws.close()
 
 
+async def _close_sockets(app):
+    # at shutdown, before the server waits for its handlers: an open page's socket would hold it
+    # (Ctrl-C on `ludus sim` waited up to a minute while a page was open)
+    for ws in list(app[HUB].sockets):
+        await ws.close()
+
+
 def _static_text(name):
     return resources.files("ludus_host").joinpath(STATIC, name).read_bytes()
 
@@ -404,5 +411,6 @@ def make_app(settings):
     app.router.add_post("/api/replay", replay)
     app.router.add_get("/ws", socket)
     app.on_startup.append(_start_clock)
+    app.on_shutdown.append(_close_sockets)
     app.on_cleanup.append(_stop_clock)
     return app

@@ -328,6 +328,22 @@ def _start(args):
     return proc, lines
 
 
+async def _ctrl_c_with_a_page_open(proc, url):
+    # a page's socket open, as a browser keeps it: Ctrl-C stops the server at once all the same
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(url + "ws") as ws:
+            assert (await ws.receive_json())["type"] == "hello"
+            proc.send_signal(signal.SIGINT)
+            began = time.monotonic()
+            async for _ in ws:  # (until the server closes it)
+                pass
+            while proc.poll() is None and time.monotonic() - began < 15:
+                await asyncio.sleep(0.05)
+            return time.monotonic() - began
+
+
 def test_ludus_sim_starts_on_a_free_port_when_its_own_is_taken():
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -343,10 +359,12 @@ def test_ludus_sim_starts_on_a_free_port_when_its_own_is_taken():
             assert r.status == 200
         with urllib.request.urlopen(url + "api/script", timeout=10) as r:
             assert "--game ludo/classic/4" in r.read().decode()
+        stopped_in = run(_ctrl_c_with_a_page_open(proc, url))
     finally:
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=20)
         taken.close()
+    assert stopped_in < 5, "Ctrl-C took %.1f s with a page open" % stopped_in
     assert proc.returncode == 0, err
     assert "Traceback" not in err
 

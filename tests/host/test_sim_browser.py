@@ -112,6 +112,8 @@ class Served:
     def close(self):
         self.loop.call_soon_threadsafe(self.task.cancel)
         self.thread.join(20)
+        # (the page's open socket is closed at shutdown: the server does not wait for it)
+        assert not self.thread.is_alive(), "the simulator did not stop"
 
 
 @pytest.fixture
