@@ -503,8 +503,22 @@ def move_piece(sim, message, board):
         return sim.hand[-1]
     if colour is None and not sim.hand:
         raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
-    sim.place(cell, colour)
-    return sim.colours[sim.cells[cell]][-1]
+    c = sim.place(_free_slot(sim, cell), colour)
+    return sim.colours[c][-1]
+
+
+def _free_slot(sim, cell):
+    # A piece put on a full slot of a zone (a Ludo home or base) goes into a free slot of it, as a hand
+    # puts a token into the home, not on top of another; a cell of its own is taken as it is.
+    c = sim.cells[cell]
+    if not sim.counts[c]:
+        return cell
+    for slots in sim.zones.values():
+        if c in slots:
+            for k in slots:
+                if not sim.counts[k]:
+                    return sim.board.cell_id(k)
+    return cell
 
 
 def button_down(message):

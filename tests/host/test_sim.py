@@ -796,3 +796,26 @@ def test_a_play_script_names_bad_bots_lines():
     with pytest.raises(NotationError, match="'purple' is not a seat"):
         list(sim.run(parse_script("bots purple=strong\n", board)))
     assert sim.bots == {}
+
+
+def test_a_token_put_on_a_full_home_slot_goes_into_a_free_one():
+    # three tokens home: green's last token, dropped on a full slot, lands in the free one and finishes
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    pos = "ludo classic seats=gr turn=g rolls=2 g=home,home,home,c3 r=t5,base,base,base"
+    t.act({"do": "start", "position": pos})
+    t.advance(t.now + 300)
+    full = [
+        c
+        for c in ("green.home.0", "green.home.1", "green.home.2", "green.home.3")
+        if c in t.state()["pieces"]
+    ]
+    assert len(full) == 3
+    t.act({"do": "lift", "cell": "green.c3"})
+    t.advance(t.now + 300)
+    lit = {name for _, name, meaning, _ in t.state()["lit"] if meaning == "destination"}
+    assert lit and not lit & set(full)  # only the free slot is lit (the firmware's scene)
+    t.act({"do": "place", "cell": full[0]})
+    t.advance(t.now + 600)
+    st = t.state()
+    assert st["moves"][-1] == "2 green.3 c3-home" and st["situation"] != "moving"
+    assert all(st["pieces"].get("green.home.%d" % k) == ["green"] for k in range(4))
