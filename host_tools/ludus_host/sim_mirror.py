@@ -17,8 +17,17 @@ from ludus.errors import LudusError, NotationError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
-from ludus_host.sim_table import MAX_LOG, button_down, move_piece, pieces_of
-from ludus_host.sim_words import seat_colour, words
+from ludus_host.sim_table import (
+    CUES,
+    MAX_CUES,
+    MAX_LOG,
+    button_down,
+    last_move_cells,
+    move_piece,
+    pieces_of,
+    seats_in_play,
+)
+from ludus_host.sim_words import in_rolloff, seat_colour, who, words
 from ludus_host.simboard import SimBoard, game_colours, load_board
 
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
@@ -55,12 +64,17 @@ class _Shown:
         self.verified = None
         self.settle_ms = None
         self.analog = False
+        self.cues = []  # (number, cue name), as sim_table.LiveTable keeps them
+        self.cue_count = 0
 
     def said(self, item, now):
         """One JSON line from the firmware. Returns True when the game's state should be asked for."""
         if "event" in item:
             name = item["event"]
             self.log.append((now, self._words(item)))
+            if name in CUES:
+                self.cue_count += 1
+                self.cues = [*self.cues[1 - MAX_CUES :], (self.cue_count, CUES[name])]
             if name == "game_over":
                 self.seed = item.get("seed")
             if name == "new_game":
@@ -118,7 +132,7 @@ class _Shown:
                 from ludus_host.cmd_monitor import describe
 
                 return describe(item)
-            return words(item, self.adapter, self.game)
+            return words(item, self.adapter, self.game, rolloff=in_rolloff(self.game))
         except (TypeError, ValueError, AttributeError, IndexError, KeyError):
             return "the board said something this page cannot read: %s" % json.dumps(item)[:300]
 
@@ -151,7 +165,28 @@ class _Shown:
             "settle_ms": self.settle_ms,
             "analog": self.analog,
             "button_down": False,
+            "turn_colour": seat_colour(self.adapter, self.game, turn) if turn is not None else None,
+            "turn_name": None,
+            "prompt": self._prompt(phase, situation, turn),
+            "details": " · ".join(str(x) for x in (phase, situation) if x),
+            "rolls": [],
+            "last_move": last_move_cells(self.board, self.moves),
+            "seats": seats_in_play(self.adapter, self.game) if self.game is not None else None,
+            "start": None,
+            "cues": [list(c) for c in self.cues],
         }
+
+    def _prompt(self, phase, situation, turn):
+        # the firmware's state says less than a referee at hand: whose turn, and whether the board is
+        # as the game has it
+        if phase == "over":
+            return "Game over"
+        if phase != "play" or turn is None:
+            return "Setting up: the board starts a game when its pieces form a start"
+        mover = who(self.adapter, self.game, turn)
+        if situation in ("mismatch", "illegal", "undo"):
+            return "%s to play: put the pieces as lit" % mover
+        return "%s to play" % mover
 
 
 class DeviceMirror:

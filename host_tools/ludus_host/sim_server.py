@@ -30,7 +30,9 @@ from ludus_host.sim_table import (
     bot_seat_names,
     replay_record,
     replay_script,
+    seats_in_play,
 )
+from ludus_host.sim_words import bot_words, rules_words, start_words
 
 FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
 MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
@@ -131,7 +133,9 @@ class Hub:
     def _hello(self):
         t = self.table
         mirror = getattr(t, "mirror", None)
-        starts = [] if mirror == "device" else [name for name, _ in adapter_for(t.preset).starts()]
+        adapter = adapter_for(t.preset)
+        starts = [] if mirror == "device" else list(adapter.starts())
+        family = "ludo" if t.preset.startswith("ludo/") else "checkers"
         return {
             "type": "hello",
             "mirror": mirror,
@@ -142,9 +146,17 @@ class Hub:
             "preset": t.preset,
             "board_name": t.board_name,
             "board": json.loads(paths.read_text(paths.board_file(t.board_name) or t.board_name, "board")),
-            "starts": starts,
+            "starts": [name for name, _ in starts],
+            # each start in words, and its seats as [key, colour] (the seats listed before a game begins)
+            "start_words": {name: start_words(adapter, name, game) for name, game in starts},
+            "start_seats": {
+                name: [[k, c] for k, c, _ in seats_in_play(adapter, game)] for name, game in starts
+            },
             "bot_seats": bot_seat_names(t.preset),
-            "bot_levels": list(BOT_LEVELS["ludo" if t.preset.startswith("ludo/") else "checkers"]),
+            "bot_levels": list(BOT_LEVELS[family]),
+            "bot_words": bot_words(family),
+            "rules": rules_words(t.preset),
+            "cues": cue_notes(),
             "state": t.state(),
             "frame": bytes(t.render()).hex(),
             "frame_t": t.now,
@@ -204,6 +216,14 @@ class Hub:
                 except (ConnectionError, RuntimeError):
                     self.sockets.discard(ws)
                     break
+
+
+def cue_notes():
+    """The piezo's cues as the firmware plays them, {name: [Hz, ms, Hz, ms, ...]} (0 Hz: a rest)."""
+    from ludus.hw import buzzer
+
+    cues = {"illegal": buzzer.ILLEGAL, "your_turn": buzzer.YOUR_TURN, "refused": buzzer.REFUSED}
+    return {name: list(notes) for name, notes in cues.items()}
 
 
 HUB = web.AppKey("hub", Hub)

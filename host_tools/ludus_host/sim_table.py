@@ -26,7 +26,16 @@ from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import lights, paths
-from ludus_host.sim_words import seat_colour, seat_words, words
+from ludus_host.sim_words import (
+    details,
+    in_rolloff,
+    move_places,
+    prompt,
+    seat_colour,
+    seat_words,
+    waiting_rolls,
+    words,
+)
 from ludus_host.simboard import (
     PIECE_COLOURS,
     TICK_MS,
@@ -50,6 +59,9 @@ GAMES = (
     ("ludo/hebrew-56/4", "Ludo, Hebrew 56"),
 )
 SPEEDS = (0.25, 0.5, 1, 2, 4, 8)
+# the piezo's cue for each event, as the firmware's loop plays them (ludus.app.App._cue; a test checks)
+CUES = {"illegal": "illegal", "refused": "refused", "move": "your_turn"}
+MAX_CUES = 8  # cues the page is sent (it plays those newer than the last it played)
 
 
 def bot_seat_names(preset):
@@ -115,6 +127,25 @@ def lead_words(table):
     if len(level) > 1 and table["champion"] is None:
         return "%s tied at the top with %d points" % (", ".join(level), top["points"])
     return "%s leads with %d points" % (top["player"], top["points"])
+
+
+def _plural(n, thing):
+    return "%d %s%s" % (n, thing, "" if n == 1 else "s")
+
+
+def verified_words(record, dice):
+    """The check of a finished game's record, in words: its rolls against the revealed seed (a game of
+    dice), its moves replayed."""
+    problems = record.verify()
+    if problems:
+        return "the record does NOT verify: " + "; ".join(problems)
+    rolls, moves = record.counts()
+    if not dice:
+        return "verified: the record's %s replay to the same end" % _plural(moves, "move")
+    return "verified: %s and %s agree with the seed, which matches the commitment" % (
+        _plural(rolls, "roll"),
+        _plural(moves, "move"),
+    )
 
 
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
@@ -218,6 +249,9 @@ class LiveTable:
         self.release_at = None
         self.version = 0  # bumped whenever state() would say something new
         self.verified = None  # the record's check at the game's end: a message
+        self.starts = [name for name, _ in adapter_for(preset).starts()]
+        self.cues = []  # (number, cue name) of the piezo cues played, the last MAX_CUES
+        self.cue_count = 0
         names = self.club.names[split_preset(preset)[0]]
         if names:
             self.sim.set_players(names)
@@ -263,44 +297,44 @@ class LiveTable:
 
     def _said(self, event):
         ref = self.referee
-        players = ref.record.players if ref.record is not None else None
-        self.log.append((self.now, words(event, ref.adapter, ref.game, players)))
-        if event.get("event") == "roll":
+        self.log.append((self.now, self.sim.words(event)))
+        name = event.get("event")
+        if name in CUES:
+            self.cue_count += 1
+            self.cues = [*self.cues[1 - MAX_CUES :], (self.cue_count, CUES[name])]
+        if name == "roll":
             for k in range(len(self.actions) - 1, -1, -1):
                 if self.actions[k][1].startswith("press"):
                     self.rolls.setdefault(k, []).append(event.get("value"))
                     break
-        if event.get("event") == "game_over":
-            problems = ref.record.verify()
-            rolls, moves = ref.record.counts()
-            if problems:
-                self.verified = "the record does NOT verify: " + "; ".join(problems)
-            else:
-                self.verified = (
-                    "verified: %d rolls and %d moves agree with the seed, which matches the commitment"
-                    % (
-                        rolls,
-                        moves,
-                    )
-                )
+        if name == "game_over":
+            self.verified = verified_words(ref.record, ref.adapter.has_dice)
             self.log.append((self.now, self.verified))
-            counted = self.club.count(ref.record, ref.game)
-            if counted is not None:
-                table = self.club.table(self.preset)
+            if ref.record.start not in self.starts:
                 self.log.append(
-                    (
-                        self.now,
-                        "season (%s): %s counted, %d game%s; %s"
-                        % (
-                            counted[0],
-                            "a play-off" if counted[1] == "playoff" else "the game",
-                            table["games"],
-                            "" if table["games"] == 1 else "s",
-                            lead_words(table),
-                        ),
-                    )
+                    (self.now, "season: not counted, the game began from a typed position, not a start")
                 )
+            else:
+                self._count(ref)
         self.version += 1
+
+    def _count(self, ref):
+        counted = self.club.count(ref.record, ref.game)
+        if counted is None:
+            return
+        table = self.club.table(self.preset)
+        self.log.append(
+            (
+                self.now,
+                "season (%s): %s counted, %s; %s"
+                % (
+                    counted[0],
+                    "a play-off" if counted[1] == "playoff" else "the game",
+                    _plural(table["games"], "game"),
+                    lead_words(table),
+                ),
+            )
+        )
 
     # ---- what the page does -------------------------------------------------------------------------
 
@@ -437,7 +471,25 @@ class LiveTable:
             "season": self.club.table(self.preset),
             "button_down": self.pressed_at is not None or self.release_at is not None,
         }
+        out.update(self._for_people(ref, game, d, out["hand"]))
         return out
+
+    def _for_people(self, ref, game, d, hand):
+        # what the page shows people beside the referee's own state: whose turn in words and colour,
+        # what to do now, the rolls waiting, the last move, the seats in play, the piezo's cues
+        players = ref.record.players if game is not None else None
+        turn = d.get("turn")
+        return {
+            "turn_colour": seat_colour(ref.adapter, game, turn) if turn is not None else None,
+            "turn_name": _own_name(players, turn, seat_colour(ref.adapter, game, turn)),
+            "prompt": prompt(ref, hand, players),
+            "details": details(ref),
+            "rolls": rolls_of(ref.adapter, game),
+            "last_move": last_move_cells(self.board, ref.record.actions if game is not None else []),
+            "seats": seats_in_play(ref.adapter, game, players),
+            "start": ref.record.start if game is not None else None,
+            "cues": [list(c) for c in self.cues],
+        }
 
     def script(self):
         """What was done on the page as a `ludus play` script: the same actions at the same moments, so
@@ -475,6 +527,54 @@ class LiveTable:
         if self.referee.game is None:
             raise NotationError("no game has started yet: set up the pieces and press the die button")
         return self.referee.record.to_json()
+
+
+def _own_name(players, seat, colour):
+    # a seat's player's name, None where it has none of its own (the record names it by its colour)
+    name = (players or {}).get(seat) if seat is not None else None
+    return name if name and name != colour else None
+
+
+def rolls_of(adapter, game):
+    """The rolls waiting to be played, as [value, colour of the seat] pairs: the mover's in play, the
+    throws so far in a Ludo roll-off; [] in a game without dice."""
+    if game is None or not adapter.has_dice:
+        return []
+    if in_rolloff(game):
+        return [[v, seat_colour(adapter, game, s)] for v, s in zip(game.rolls, game.group)]
+    colour = seat_colour(adapter, game, game.turn)
+    return [[v, colour] for v in waiting_rolls(game)]
+
+
+def last_move_cells(board, actions):
+    """The cells of the last move played, [from cells, to cells] (a zone: all its slots), or None."""
+    for action in reversed(actions):
+        places = move_places(action) if not action.startswith("roll ") else None
+        if places is None:
+            continue
+        out = []
+        for name in places:
+            try:
+                cells = board.cells_of_place(board.place_id(name))
+            except (ValueError, KeyError, BoardDefinitionError):
+                return None
+            out.append([board.cell_id(c) for c in cells])
+        return out
+    return None
+
+
+def seats_in_play(adapter, game, players=None):
+    """The seats of the game in play as [key, colour, player's name or None]: the key as config.json's
+    `bots` and `names` name the seat (a Ludo colour, a Chinese Checkers seat number)."""
+    if game is None:
+        return None
+    out = []
+    for seat in adapter.seats_of(game):
+        colour = seat_colour(adapter, game, seat)
+        key = colour if adapter.family == "ludo" else str(seat)
+        name = (players or {}).get(seat)
+        out.append([key, colour, name if name != colour else None])
+    return out
 
 
 class _Power:

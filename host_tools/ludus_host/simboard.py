@@ -23,6 +23,7 @@ from ludus.sensing.calibration import Calibration
 
 from ludus_host import lights, paths
 from ludus_host.args import is_digits
+from ludus_host.sim_words import in_rolloff, words
 
 TICK_MS = 10
 GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
@@ -433,6 +434,8 @@ class Simulator:
                 self.names[leds[k]] = "%s.%d" % (role, k)
         self.all_events = []
         self.stirred = False  # the last tick changed the scene or said something
+        self.rolloff = False  # the last tick began in a Ludo roll-off
+        self.narrate = False  # each event item also has its `words` (ludus play --words)
         self.bots = {}  # the seats the board plays, as config.json's `bots` names them
         self.players = {}  # what the players are called, as config.json's `names` has them
         self.referee = self._new_referee()
@@ -501,15 +504,25 @@ class Simulator:
     def tick(self, button=NO_PRESS):
         """One referee tick at self.now on the board as it is: (the scene changed, the events). The
         caller moves the clock on (the simulator's own steps, the browser simulator's table)."""
+        self.rolloff = in_rolloff(self.referee.game)  # (the events' words: a roll of the roll-off)
         changed = self.referee.tick(self.sim.read(self.now), self.now, button)
         return changed, self.referee.take_events()
+
+    def words(self, event):
+        """An event of the last tick in words, as the simulator's page writes it (ludus_host.sim_words)."""
+        ref = self.referee
+        players = ref.record.players if ref.record is not None else None
+        return words(event, ref.adapter, ref.game, players, self.rolloff)
 
     def _step(self, button=NO_PRESS):
         changed, events = self.tick(button)
         out = []
         for ev in events:
             self.all_events.append(ev)
-            out.append(self._out(dict(ev)))
+            item = self._out(dict(ev))
+            if self.narrate:
+                item["words"] = self.words(ev)
+            out.append(item)
         if changed and self.frames != "none":
             out.append(self._frame_item())
         self.now += TICK_MS
@@ -614,7 +627,10 @@ class Simulator:
         elif verb == "power":
             state = self.referee.state()
             saved = json.loads(json.dumps(state))  # what a journal would hold
-            yield self._out({"event": "power_cut"})
+            cut = self._out({"event": "power_cut"})
+            if self.narrate:
+                cut["words"] = self.words(cut)
+            yield cut
             self.referee = self._new_referee()
             self.referee.restore(saved)
         elif verb == "setup":

@@ -317,7 +317,7 @@ def test_ludo_capture_by_clicking(browser, served):
     assert state(d)["pieces"][target] == ["red"]
     press_die(d)
     wait_for(d, lambda: state(d)["die"] == [v], "the roll")
-    assert "green rolled %d" % v in button(d, "log").text
+    assert "Green threw a %d" % v in button(d, "log").text
     check_leds(d, served)
     # click to lift, click to put down: the victim off to its base, then green onto its square
     click(d, target)
@@ -328,7 +328,7 @@ def test_ludo_capture_by_clicking(browser, served):
     click(d, target)
     wait_for(d, lambda: len(moves(d)) == 2, "the capture")
     assert moves(d) == ["roll %d" % v, "%d green.0 t2-%s x red.0" % (v, target)]
-    assert "red's token captured: put it in red's base" in button(d, "log").text
+    assert "Red's token is captured: put it back in Red's base" in button(d, "log").text
     assert state(d)["pieces"][target] == ["green"]
     assert "Dice commitment" in button(d, "commitment").text
     check_leds(d, served)
@@ -398,7 +398,7 @@ def test_replay_of_a_script_and_of_a_record(browser, served, tmp_path):
     wait_for(d, lambda: js(d, "return window.ludus.replay && window.ludus.replay.kind") == "record", "it")
     assert js(d, "return window.ludus.replay.steps.length") == 2
     button(d, "step-next").click()
-    assert "red moved h7-h16" in button(d, "log").text
+    assert "Red moved from h7 to h16" in button(d, "log").text
     # a malformed script: a message naming its line, and the page goes on
     bad = tmp_path / "bad.play"
     bad.write_text("# ludus play x --board checkers --game checkers/2\nsetup\nmove h7 h999\n")
@@ -447,7 +447,7 @@ def test_the_page_drives_the_firmware_on_the_emulated_pico(browser, twin):
     wait_for(d, lambda: state(d)["phase"] == "play", "the firmware's new game", 120)
     drag(d, "h7", "h16")
     wait_for(d, lambda: moves(d) == ["h7-h16"], "the firmware's move", 120)
-    assert "red moved h7-h16" in button(d, "log").text
+    assert "Red moved from h7 to h16" in button(d, "log").text
     # the LEDs on the page are the frames decoded from the emulated chain's data pin; yellow's turn LED
     # at least is lit in one of them (it breathes: dark for a moment at this brightness, so one
     # equal frame may have nothing lit)
