@@ -173,6 +173,7 @@ class _Shown:
             "last_move": last_move_cells(self.board, self.moves),
             "seats": seats_in_play(self.adapter, self.game) if self.game is not None else None,
             "start": None,
+            "winner": None,
             "cues": [list(c) for c in self.cues],
         }
 

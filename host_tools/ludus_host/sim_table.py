@@ -349,8 +349,8 @@ class LiveTable:
         if len(self.actions) >= MAX_SCRIPT:
             raise NotationError("this game's script is full (%d actions): start a new game" % MAX_SCRIPT)
         if do in ("lift", "place"):
-            piece = move_piece(sim, message, self.board)
-            self._record("%s %s%s" % (do, message["cell"], " " + piece if piece else ""))
+            cell, piece = move_piece(sim, message, self.board)
+            self._record("%s %s%s" % (do, cell, " " + piece if piece else ""))
         elif do == "button":
             down = button_down(message)
             if down and self.pressed_at is None and self.release_at is None:
@@ -488,6 +488,7 @@ class LiveTable:
             "last_move": last_move_cells(self.board, ref.record.actions if game is not None else []),
             "seats": seats_in_play(ref.adapter, game, players),
             "start": ref.record.start if game is not None else None,
+            "winner": winner_of(ref.adapter, game, players),
             "cues": [list(c) for c in self.cues],
         }
 
@@ -527,6 +528,17 @@ class LiveTable:
         if self.referee.game is None:
             raise NotationError("no game has started yet: set up the pieces and press the die button")
         return self.referee.record.to_json()
+
+
+def winner_of(adapter, game, players=None):
+    """The first placed seat of a finished game as [colour, player's name or None], or None."""
+    if game is None or not game.is_over():
+        return None
+    places = game.placements()
+    if not places:
+        return None
+    colour = seat_colour(adapter, game, places[0])
+    return [colour, _own_name(players, places[0], colour)]
 
 
 def _own_name(players, seat, colour):
@@ -586,9 +598,10 @@ class _Power:
 
 
 def move_piece(sim, message, board):
-    """A page's lift or place ({"do", "cell", "colour"}) carried out on the SimBoard sim: the colour of
-    the piece moved (None: of no known colour). NotationError, nothing changed, for a cell that is not
-    the board's, a colour that is not a piece's, an empty cell or an empty hand."""
+    """A page's lift or place ({"do", "cell", "colour"}) carried out on the SimBoard sim: (the cell it
+    was done on, the colour of the piece moved, None: of no known colour). A piece put on a full slot
+    of a zone goes into a free one (that cell is given). NotationError, nothing changed, for a cell
+    that is not the board's, a colour that is not a piece's, an empty cell or an empty hand."""
     do = message.get("do")
     cell = message.get("cell")
     if not isinstance(cell, str) or cell not in sim.cells:
@@ -600,11 +613,12 @@ def move_piece(sim, message, board):
         )
     if do == "lift":
         sim.lift(cell, colour)
-        return sim.hand[-1]
+        return cell, sim.hand[-1]
     if colour is None and not sim.hand:
         raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
-    c = sim.place(_free_slot(sim, cell), colour)
-    return sim.colours[c][-1]
+    cell = _free_slot(sim, cell)
+    c = sim.place(cell, colour)
+    return cell, sim.colours[c][-1]
 
 
 def _free_slot(sim, cell):
@@ -738,6 +752,11 @@ def _script_step(table, label, line, memo):
         "situation": st["situation"],
         "turn": st["turn"],
         "phase": st["phase"],
+        "turn_colour": st["turn_colour"],
+        "prompt": st["prompt"],
+        "details": st["details"],
+        "rolls": st["rolls"],
+        "last_move": st["last_move"],
     }
     memo["moves"] = moves
     memo["logged"] = len(table.log)
@@ -795,6 +814,11 @@ def replay_record(text):
                 "turn": seat_colour(adapter, game, game.turn),
                 "phase": "over" if game.is_over() else "play",
                 "situation": None,
+                "turn_colour": None if game.is_over() else seat_colour(adapter, game, game.turn),
+                "prompt": log[-1] if log else "The game's start",
+                "details": "a game record: its pieces after each action (a record keeps no lights)",
+                "rolls": rolls_of(adapter, game),
+                "last_move": last_move_cells(board, record.actions[: len(steps)]),
             }
         )
         logged[0] = len(log)

@@ -341,20 +341,28 @@ def prompt(ref, hand=(), players=None):
         return "Put the pieces of a start on the board (Set up: Put the pieces out)"
     if phase == "over" or game is None:
         places = game.placements() if game is not None else []
+        if len(places) > 2:
+            return "%s wins. Places: %s" % (
+                who(adapter, game, places[0], players),
+                ", ".join("%d. %s" % (k + 1, who(adapter, game, s, players)) for k, s in enumerate(places)),
+            )
         if places:
             return "%s wins" % who(adapter, game, places[0], players)
-        return "Game over"
+        return "Game over: a draw"
     situation = SITUATION_NAMES[ref.situation]
     mover = who(adapter, game, game.turn, players)
     names = ref.place_names
     ludo = adapter.family == "ludo"
+    bot = ref.bot_move()
+    if bot is not None and situation in ("idle", "confirm"):
+        return "%s chose %s. Carry it out as lit" % (_bot_name(ref, game, players), choice_words(bot, game))
+    auto = getattr(ref, "auto_move", None)
+    if auto is not None and situation in ("idle", "confirm"):
+        return "%s's time ran out: the board chose %s. Carry it out as lit, or press the die button" % (
+            mover,
+            choice_words(auto, game),
+        )
     if situation == "idle":
-        bot = ref.bot_move()
-        if bot is not None:
-            return "%s chose %s. Carry it out as lit" % (
-                _bot_name(ref, game, players),
-                choice_words(bot, game),
-            )
         if ref.bot_levels().get(game.turn):
             return "%s is thinking" % _bot_name(ref, game, players)
         if not ludo:
