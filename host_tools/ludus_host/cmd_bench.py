@@ -271,7 +271,8 @@ def _kib(n):
     return None if n is None else round(n / 1024, 1)
 
 
-def print_table(rows, out=sys.stdout):
+def print_table(rows, out=None):
+    out = out or sys.stdout  # (the stream at the call: a default bound at import would be stale)
     header = (
         "case",
         "CPython us/call",
