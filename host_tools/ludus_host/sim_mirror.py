@@ -187,7 +187,7 @@ class _Shown:
         mover = who(self.adapter, self.game, turn)
         if situation in ("mismatch", "illegal", "undo"):
             return "%s to play: put the pieces as lit" % mover
-        return "%s to play" % mover
+        return "%s to play: the board's lights show what it waits for" % mover
 
 
 class DeviceMirror:

@@ -141,7 +141,7 @@ def verified_words(record, dice):
         return "the record does NOT verify: " + "; ".join(problems)
     rolls, moves = record.counts()
     if not dice:
-        return "verified: the record's %s replay to the same end" % _plural(moves, "move")
+        return "verified: the record replays, %s, all legal" % _plural(moves, "move")
     return "verified: %s and %s agree with the seed, which matches the commitment" % (
         _plural(rolls, "roll"),
         _plural(moves, "move"),

@@ -686,6 +686,7 @@ def test_bots_play_a_whole_checkers_game_on_the_table_and_the_script_replays_it(
     chosen = bots_play_out(t, 400)
     st = t.state()
     assert st["phase"] == "over" and st["bots"] == {"0": "strong", "1": "greedy"}
+    assert st["verified"] == "verified: the record replays, %d moves, all legal" % len(st["moves"])
     assert st["moves"] == chosen  # the referee accepted exactly each bot's move
     assert any("(strong bot) chose" in text for _, text in st["log"])
     # the bots come back on a replay of the saved script: the same moves, the same end
@@ -771,3 +772,26 @@ def test_the_pages_sounds_are_the_piezos_cues():
         App._cue(fake, {"event": name}, 0)
         assert played == ([cue_notes()[CUES[name]]] if name in CUES else []), name
     assert sorted(CUES) == ["illegal", "move", "refused"]
+
+
+def test_the_words_are_plain_and_leave_out_what_is_not_there():
+    from types import SimpleNamespace
+
+    from ludus_host.sim_table import verified_words
+    from ludus_host.sim_words import words
+
+    mismatch = words({"event": "mismatch", "missing": ["t5"], "unexpected": []})
+    assert mismatch == "The pieces differ from the game: a piece is missing on t5"
+    both = words({"event": "mismatch", "missing": ["t5", "t9"], "unexpected": ["t7"]})
+    assert both.endswith("a piece is missing on t5 and t9; a piece is not expected on t7")
+
+    def record(rolls, moves):
+        return SimpleNamespace(verify=lambda: [], counts=lambda: (rolls, moves))
+
+    assert verified_words(record(0, 1), dice=False) == "verified: the record replays, 1 move, all legal"
+    assert verified_words(record(1, 1), dice=True).startswith(
+        "verified: 1 roll and 1 move agree with the seed"
+    )
+    assert verified_words(record(12, 10), dice=True).startswith("verified: 12 rolls and 10 moves agree")
+    bad = SimpleNamespace(verify=lambda: ["roll #1 differs"], counts=lambda: (1, 0))
+    assert verified_words(bad, dice=True) == "the record does NOT verify: roll #1 differs"

@@ -583,6 +583,8 @@ def test_the_page_drives_the_firmware_on_the_emulated_pico(browser, twin):
     d = browser
     open_page(d, twin)
     assert js(d, "return document.getElementById('mirror-note').hidden") is False
+    # the firmware starts games from the pieces and keeps its own records: nothing offered that it refuses
+    assert not button(d, "save-record").is_displayed() and not button(d, "play-from").is_displayed()
     wait_for(d, lambda: "self-test passed" in button(d, "log").text, "the emulated Pico's self-test", 240)
     button(d, "setup").click()  # the pieces onto its sensor lines
     wait_for(d, lambda: state(d)["phase"] == "play", "the firmware's new game", 120)
@@ -866,7 +868,10 @@ def test_a_bot_plays_red_then_a_power_cut_keeps_the_game(browser, served):
     click(d, "t30")
     click(d, "t32")
     wait_for(d, lambda: moves(d) == ["roll 2", "2 red.0 t30-t32"], "the bot's move carried out")
-    assert text(d, "turn-who") == "Green"
+    # green's turn: its player's name on the banner, and no die drawn (red's 2 is not green's to play)
+    button(d, "name-green").send_keys("Anna\t")
+    wait_for(d, lambda: text(d, "turn-who") == "Anna (Green)", "green's name on the banner")
+    assert text(d, "dice") == "" and text(d, "prompt") == "Anna (Green): throw the die"
     # only the seats in play are listed
     assert len(d.find_elements("css selector", "#bots .seat")) == 2
     button(d, "power").click()
