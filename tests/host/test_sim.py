@@ -221,6 +221,8 @@ def test_the_server_serves_its_page_and_nothing_else():
             r = await c.get("/")
             assert r.status == 200 and '<svg id="board"' in await r.text()
             assert (await c.get("/static/sim.js")).status == 200
+            r = await c.get("/favicon.ico")  # (the page's icon: no 404 in a browser's console)
+            assert r.status == 200 and r.content_type == "image/svg+xml" and b"<svg" in await r.read()
             for bad in (
                 "/static/../pyproject.toml",
                 "/static/%2e%2e%2fpyproject.toml",

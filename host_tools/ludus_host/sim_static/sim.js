@@ -226,6 +226,7 @@ function drawBoard(b) {
   view.ghost = el("g", { class: "ghost", visibility: "hidden" }, svg);
   el("circle", { r: 8, class: "piece" }, view.ghost);
   view.pitch = pitch;
+  view.centred = false;
   fitBoard();
   if (svg.dataset.wired) return;
   svg.dataset.wired = "1";
