@@ -1,8 +1,5 @@
-"""The simulator's words for people: the referee's events as sentences ("Green threw a 6: roll again"), what
-the player is to do now ("Move a token 4"), the rules of a rule set and what each bot level does. The page,
-its log and `ludus play --words` all take their words from here, so they always agree. The firmware sends
-the events as data (docs/usb-protocol.md); the words live here, on the laptop, as the light meanings' words
-do (ludus_host.lights)."""
+"""The simulator's words for people, one source for its page and `ludus play --words`: the referee's events
+as sentences, what the players are to do now, a rule set's short rules and what each bot level does."""
 
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
 
