@@ -17,6 +17,8 @@ sensors and the button driver would give them on the board, and the page shows t
 import hashlib
 import os
 import re
+import threading
+import time
 
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.hw.button import Button
@@ -152,6 +154,7 @@ MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
 MAX_SCRIPT = 20000  # actions a live table records before it says the script is full
 MAX_STEPS = 5000  # steps of one replay
 MAX_FLICKER_MS = 10000  # the longest flicker a replay takes
+REPLAY_S = 10.0  # the most work one replay may take (a saved whole game takes well under a second)
 MIN_PRESS_MS = 50  # the shortest press the page makes: past the button driver's 20 ms debounce
 
 
@@ -645,6 +648,42 @@ def button_down(message):
 
 # ---- replays ------------------------------------------------------------------------------------------
 
+
+class ReplayStopped(NotationError):
+    """A replay that was stopped: it took more than its share of work, or its page went away."""
+
+
+class Budget:
+    """The work one replay may take: REPLAY_S seconds from its start(), and nothing after cancel() (its
+    page went away). check() raises ReplayStopped, naming where the replay had got to."""
+
+    def __init__(self, seconds=REPLAY_S):
+        self.seconds = seconds
+        self.deadline = None
+        self.cancelled = threading.Event()
+
+    def start(self):
+        self.deadline = time.monotonic() + self.seconds
+        self.check("its start")
+
+    def cancel(self):
+        self.cancelled.set()
+
+    def check(self, where):
+        """Go on, or ReplayStopped; where: a line number or words, said if it stops there."""
+        if self.cancelled.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
+            self._stop(where)
+
+    def _stop(self, where):
+        where = "line %d" % where if isinstance(where, int) else where
+        if self.cancelled.is_set():
+            raise ReplayStopped("the replay was stopped at %s: its page went away" % where)
+        raise ReplayStopped(
+            "the replay was stopped at %s: it took more than %g s of work (replay a shorter part)"
+            % (where, self.seconds)
+        )
+
+
 _HEADER = re.compile(r"^#\s*ludus play\s+(.*)$", re.M)
 
 
@@ -688,9 +727,12 @@ def _shipped_board(name):
     return name
 
 
-def replay_script(text, board=None, game=None):
+def replay_script(text, board=None, game=None, budget=None):
     """The steps of a play script: after each line, the pieces, the frame, the lit LEDs, the log so
-    far. NotationError naming the line for a bad script."""
+    far. NotationError naming the line for a bad script; budget (a Budget): ReplayStopped when its
+    work is spent or it is cancelled."""
+    budget = budget or Budget()
+    budget.start()
     opts = script_options(text, board, game)
     if not opts["game"]:
         raise NotationError("the script names no game: add a '# ludus play ... --game PRESET' line")
@@ -717,14 +759,18 @@ def replay_script(text, board=None, game=None):
                 "line %d: a replay flickers a sensor for at most %d ms" % (action.line, MAX_FLICKER_MS)
             )
     sim = table.sim
+    sim.budget = budget  # (checked at every tick: one line may be thousands of them)
     memo = {}
     steps = [_script_step(table, "start", 0, memo)]
     for action in actions:
         sim.line = action.line
+        budget.check(action.line)
         try:
             for item in sim._do(action):
                 if "event" in item:
                     table._said(item)
+        except ReplayStopped:
+            raise
         except LudusError as exc:
             if action.verb != "expect":
                 raise NotationError("line %d: %s" % (action.line, exc)) from None
@@ -774,10 +820,12 @@ def _board_of_game(game):
     raise NotationError("no shipped board has the places of this game")
 
 
-def replay_record(text):
+def replay_record(text, budget=None):
     """The steps of a game record: the pieces after each roll and move (a record has no lights: the
     board's LEDs are not part of it). NotationError for a malformed record or an action that does not
-    apply."""
+    apply; ReplayStopped as for replay_script."""
+    budget = budget or Budget()
+    budget.start()
     try:
         record = GameRecord.from_json(text)
         game = record._new_game(None)
@@ -825,6 +873,7 @@ def replay_record(text):
 
     step("start: %s" % record.start)
     for i, action in enumerate(record.actions):
+        budget.check("action #%d" % i)
         seat = game.turn
         try:
             apply_action(game, action)

@@ -438,6 +438,7 @@ class Simulator:
         self.narrate = False  # each event item also has its `words` (ludus play --words)
         self.bots = {}  # the seats the board plays, as config.json's `bots` names them
         self.players = {}  # what the players are called, as config.json's `names` has them
+        self.budget = None  # a replay's bound on its work (ludus_host.sim_table.Budget), checked each tick
         self.referee = self._new_referee()
 
     def _new_referee(self):
@@ -534,7 +535,10 @@ class Simulator:
         out = self._step(button)
         end = self.now + ms - TICK_MS
         quiet = 0
+        budget = self.budget
         while self.now < end:
+            if budget is not None:
+                budget.check(self.line)
             out.extend(self._step())
             if self.stirred:
                 quiet = 0
