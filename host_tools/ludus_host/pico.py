@@ -270,6 +270,7 @@ class EmulatedPico:
         self.off = None  # the power cut that switched the Pico off (a dict), until power_on()
         self._partial = ""
         self.on_usb = None  # called with each piece of USB text as it arrives (ludus emulate)
+        self.on_note = None  # called with each reset and power note as it arrives (ludus emulate)
 
     # -- the wire to the harness
 
@@ -306,6 +307,8 @@ class EmulatedPico:
                 self.notes.append(msg)
                 if msg.get("power") == "off":
                     self.off = msg["cut"]
+                if self.on_note is not None:
+                    self.on_note(msg)
             if "error" in msg:
                 raise PicoError("the emulated Pico's harness: " + msg["error"])
             if key in msg:

@@ -209,6 +209,7 @@ class DeviceMirror:
         self.preset = self.shown.preset
         self.levels = None
         self.last_frame = self.last_levels = -(10**9)
+        self.generation = getattr(self.link, "generation", 0)  # the port's openings (cmd_monitor.Link)
         self._ask("state")
         self._ask("journal")
 
@@ -257,6 +258,11 @@ class DeviceMirror:
             shown.said(item, now)
         self._early = []
         ask = False
+        if getattr(self.link, "generation", 0) != self.generation:  # the board reset: its port is back
+            self.generation = self.link.generation
+            shown.log.append((now, "the board's port is back (it started again)"))
+            shown.version += 1
+            ask = True
         while True:
             try:
                 line = self.link.lines.get_nowait()
