@@ -15,6 +15,7 @@ exec:COMMAND, as for `ludus monitor`."""
 import argparse
 import json
 import os
+import re
 import select
 import sys
 import time
@@ -22,11 +23,12 @@ import time
 from ludus.calibrate import CalibrationError, Wizard
 from ludus.errors import LudusError
 
-from ludus_host.args import output_folder
+from ludus_host.args import output_folder, refuse_overwriting
 from ludus_host.cmd_monitor import AGAIN_S, Link, LinkReset, answers
 from ludus_host.paths import read_text, write_atomically
 from ludus_host.simboard import load_board
 
+OUTPUTS = ("wiring-%s.json", "calibration-%s.json", "levels-%s.svg", "calibration-progress-%s.json")
 PART = 700  # characters of a file per `file` command (a link line holds 1,024 bytes)
 WORDS = {"s": "skip", "l": "light", "n": "nothing"}
 
@@ -231,8 +233,15 @@ def run(args: argparse.Namespace) -> int:
     link = Link(args.port, note=lambda text: print("(%s)" % text, flush=True))
     port = SerialPort(link)
     try:
-        config = port.ask("config")["config"]
-        name = config["board"]
+        config = port.ask("config").get("config")
+        name = config.get("board") if isinstance(config, dict) else None
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+            # (it names the files written: a board's word is data from outside)
+            raise LudusError("the board's config names no board this tool can use: %r" % (name,))
+        refuse_overwriting(
+            [("--out", os.path.join(args.out, kind % name)) for kind in OUTPUTS],
+            [("the board definition", args.board)],
+        )
         board = load_board(args.board or name)
         progress_path = os.path.join(args.out, "calibration-progress-%s.json" % name)
         progress = None

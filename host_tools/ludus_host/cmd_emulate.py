@@ -34,7 +34,8 @@ import tty
 
 from ludus.errors import LudusError
 
-from ludus_host.paths import ROOT
+from ludus_host.args import refuse_overwriting
+from ludus_host.paths import ROOT, read_text
 
 DROP_S = 0.5  # how long the USB port is gone at a reset (a Pico's re-enumeration takes about as long)
 
@@ -144,13 +145,11 @@ def _setup(args):
 
     from ludus_host.simboard import load_board
 
-    text = None
-    if args.config:
-        try:
-            with open(args.config) as f:
-                text = f.read()
-        except OSError as exc:
-            raise LudusError("cannot read %s: %s" % (args.config, exc.strerror)) from None
+    refuse_overwriting(
+        [("--flash-image", args.flash_image), ("--link", args.link)],
+        [("the config", args.config), ("the wiring map", args.wiring)],
+    )
+    text = read_text(args.config, "config", 1024 * 1024) if args.config else None
     config, faults = read_config(text)
     faults = [f for f in faults if not f.startswith("no config.json")]
     if faults:

@@ -8,7 +8,7 @@ import sys
 from ludus.errors import BoardDefinitionError, NotationError
 
 from ludus_host.args import is_digits, whole
-from ludus_host.paths import read_text
+from ludus_host.paths import board_names, read_text
 from ludus_host.sim_words import log_line, prompt
 from ludus_host.simboard import Simulator, load_board, parse_script
 
@@ -127,7 +127,7 @@ def _on_the_pico(args, text, board, board_name):
         raise NotationError(
             "ludus play --pico: only the defaults of --seed, --analog, --settle-ms, --turn-clock"
         )
-    if os.sep in board_name or board_name.endswith(".json"):
+    if board_name not in board_names():
         raise NotationError("ludus play --pico: name a shipped board (checkers, ludo52, ...), not a file")
     items, ticks = tape.record(text, board_name, args.game)
     steps = pico.session_from_ticks(ticks, board)

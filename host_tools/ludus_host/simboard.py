@@ -38,15 +38,17 @@ QUIET_MS = 2000  # a board unchanged this long, with nothing flickering, waits w
 
 
 def load_board(name, wiring=None):
-    """A board definition from a file path or the name of a shipped one (ludo52, checkers...); wiring:
-    the path of a wiring map (`ludus calibrate`'s wiring.json) laid over it (ludus.board.wiring)."""
-    path = name
-    if not os.path.exists(path):
+    """A board definition by the name of a shipped one (checkers, ludo40, ludo52, ludo56), or from a
+    file: any other name is a path. A file in the working folder named like a shipped board never
+    stands in for it (it is ./ludo52). wiring: the path of a wiring map (`ludus calibrate`'s
+    wiring.json) laid over it (ludus.board.wiring)."""
+    if name in paths.board_names():
         path = paths.board_file(name)
-        if path is None:
-            known = ", ".join(paths.board_names())
-            raise BoardDefinitionError("board %r: no such file, and not one of %s" % (name, known))
+    elif not os.path.lexists(name):
+        known = ", ".join(paths.board_names())
+        raise BoardDefinitionError("board %r: not a shipped board (%s), and no such file" % (name, known))
     else:  # a file of the user's: UTF-8, of a sane size, each key once (the shipped ones are)
+        path = name
         try:
             paths.check_json(paths.read_text(path, "board definition", 1024 * 1024), "board definition", path)
         except NotationError as exc:
