@@ -170,7 +170,7 @@ def send_file(port, name, text):
     raise CalibrationError("%s could not be sent: the board kept starting again" % name)
 
 
-def install(port, wiring, calibration):
+def install(port: SerialPort, wiring: dict, calibration: str | None) -> None:
     """The wiring map (a dict) and the calibration (text or None) sent to the board, each checked,
     written and booted with, in turn: the board's USB goes away at each boot and the link opens it
     again (a hello asked until the board answers)."""

@@ -31,6 +31,7 @@ import sys
 import threading
 import time
 import tty
+from collections.abc import Callable
 
 from ludus.errors import LudusError
 
@@ -45,36 +46,37 @@ class UsbPort:
     current one) if given. down() takes it away, as a reset or a power cut takes a Pico's USB away
     (a tool reading it gets an error, a tool opening it finds nothing); up() makes a new one."""
 
-    def __init__(self, link=None, say=None):
+    def __init__(self, link: str | None = None, say: Callable[[str], None] | None = None):
         self.link = link
         self.say = say or (lambda text: None)
         self.lock = threading.Lock()
         self.master: int | None = None
         self.slave: int | None = None
-        self.name = None
+        self.name: str | None = None
         if link and os.path.lexists(link) and not os.path.islink(link):
             raise LudusError("--link %s: it exists and is not a link: name a new path" % link)
         self.up()
 
-    def up(self):
+    def up(self) -> None:
         with self.lock:
             if self.master is not None:
                 return
             master, slave = pty.openpty()
             tty.setraw(slave)  # (the slave kept open here: what the Pico says waits for a tool)
             os.set_blocking(master, False)
-            self.master, self.slave, self.name = master, slave, os.ttyname(slave)
+            name = os.ttyname(slave)
+            self.master, self.slave, self.name = master, slave, name
             if self.link:
                 tmp = self.link + ".new"
                 try:
                     if os.path.islink(tmp):
                         os.unlink(tmp)
-                    os.symlink(self.name, tmp)
+                    os.symlink(name, tmp)
                     os.replace(tmp, self.link)  # (never a moment with half a link)
                 except OSError as exc:
                     raise LudusError("--link %s: %s" % (self.link, exc.strerror)) from None
 
-    def down(self):
+    def down(self) -> None:
         with self.lock:
             master, slave = self.master, self.slave
             if master is None or slave is None:
@@ -85,7 +87,7 @@ class UsbPort:
             os.close(slave)
             self.master = self.slave = None
 
-    def back_in(self, seconds):
+    def back_in(self, seconds: float) -> None:
         """up() after `seconds`, in a thread of its own, saying where the port is."""
 
         def again():
@@ -94,10 +96,10 @@ class UsbPort:
 
         threading.Timer(seconds, again).start()
 
-    def linked(self):
+    def linked(self) -> str:
         return " (%s)" % self.link if self.link else ""
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         with self.lock:
             if self.master is None:
                 return  # the port is gone: what the Pico says meanwhile is lost, as on a real one
@@ -106,7 +108,7 @@ class UsbPort:
             except OSError:
                 pass  # nobody has the port open and its buffer is full: dropped, as a USB host away would
 
-    def read(self, timeout):
+    def read(self, timeout: float) -> bytes:
         """Bytes a tool wrote (b"" if none in `timeout` s, or while the port is gone)."""
         master = self.master
         if master is None:

@@ -95,7 +95,7 @@ def listen(host, port):
 EVERY_ADDRESS = ("0.0.0.0", "::", "")
 
 
-def url_of(sock, host):
+def url_of(sock: socket.socket, host: str) -> str:
     """The address to open: the one given, or, listening on every address, the one other machines
     reach this one at (127.0.0.1 when it has none)."""
     port = sock.getsockname()[1]
@@ -103,7 +103,7 @@ def url_of(sock, host):
     return "http://%s:%d/" % ("[%s]" % shown if ":" in shown else shown, port)
 
 
-def outward_address(family=socket.AF_INET):
+def outward_address(family: int = socket.AF_INET) -> str | None:
     """This machine's address on its network: the one a packet to the outside would leave from
     (nothing is sent), or None without a network."""
     probe = socket.socket(family, socket.SOCK_DGRAM)
@@ -116,7 +116,7 @@ def outward_address(family=socket.AF_INET):
         probe.close()
 
 
-def reachable_from_elsewhere(sock):
+def reachable_from_elsewhere(sock: socket.socket) -> bool:
     """True when the socket listens on an address other machines can reach (not only loopback)."""
     try:
         return not ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_loopback

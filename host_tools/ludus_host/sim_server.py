@@ -228,7 +228,7 @@ class Hub:
         self.table.act(message)
         return self._run()
 
-    def broadcast(self, items):
+    def broadcast(self, items: list[dict]) -> None:
         """Queue items for every open page; never waits for any of them (Page.put)."""
         for page in list(self.pages.values()):
             page.put(items)
@@ -253,7 +253,7 @@ class Page:
         self.dropped: str | None = None  # why it was dropped
         self.sender = asyncio.ensure_future(self._send())
 
-    def put(self, items):
+    def put(self, items: list[dict]) -> None:
         """Queue items for the page (never waits)."""
         if self.dropped is not None:
             return
@@ -288,7 +288,7 @@ class Page:
                 self.close()
                 return
 
-    def drop(self, why):
+    def drop(self, why: str) -> None:
         """Cut a page that does not keep up (said on the server's log, not to the page: it reads
         nothing). Its connection is aborted: a close would wait to send what the page does not read."""
         if self.dropped is None:
@@ -298,7 +298,7 @@ class Page:
         if self.transport is not None:
             self.transport.abort()
 
-    def close(self):
+    def close(self) -> None:
         """The page is gone: nothing more is sent to it."""
         self.hub.pages.pop(self.ws, None)
         if asyncio.current_task() is not self.sender:
@@ -493,7 +493,7 @@ def _quietly(work):
         work.exception()
 
 
-def served_names(host):
+def served_names(host: str) -> set[str]:
     """The names in a request's Host that this server answers to: localhost and the loopback
     addresses, the address it was told to listen on, and, listening on every address (0.0.0.0, ::),
     this machine's names (and any address written as an IP: _host_refused). A page served under

@@ -657,19 +657,19 @@ class Budget:
     """The work one replay may take: REPLAY_S seconds from its start(), and nothing after cancel() (its
     page went away). check() raises ReplayStopped, naming where the replay had got to."""
 
-    def __init__(self, seconds=REPLAY_S):
+    def __init__(self, seconds: float = REPLAY_S):
         self.seconds = seconds
-        self.deadline = None
+        self.deadline: float | None = None
         self.cancelled = threading.Event()
 
-    def start(self):
+    def start(self) -> None:
         self.deadline = time.monotonic() + self.seconds
         self.check("its start")
 
-    def cancel(self):
+    def cancel(self) -> None:
         self.cancelled.set()
 
-    def check(self, where):
+    def check(self, where: int | str) -> None:
         """Go on, or ReplayStopped; where: a line number or words, said if it stops there."""
         if self.cancelled.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
             self._stop(where)
