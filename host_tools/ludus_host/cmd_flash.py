@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+from ludus_host.args import OverwriteError, inside
 from ludus_host.device_tree import FlashError, operations, stage
 from ludus_host.paths import ROOT, read_text
 
@@ -49,6 +50,11 @@ def add_arguments(parser):
 
 
 def run(args):
+    if args.stage and args.config and inside(args.config, args.stage):
+        raise OverwriteError(
+            "--config %s is inside --stage %s, which is emptied first: keep the config elsewhere"
+            % (args.config, args.stage)
+        )
     config_text = read_text(args.config, "config") if args.config else None
     if args.stage:
         tree = stage(args.stage, config_text, args.mode, args.march, args.test_hooks, args.lines or None)

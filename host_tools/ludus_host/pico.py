@@ -270,6 +270,7 @@ class EmulatedPico:
         self.off = None  # the power cut that switched the Pico off (a dict), until power_on()
         self._partial = ""
         self.on_usb = None  # called with each piece of USB text as it arrives (ludus emulate)
+        self.on_note = None  # called with each reset and power note as it arrives (ludus emulate)
 
     # -- the wire to the harness
 
@@ -306,6 +307,8 @@ class EmulatedPico:
                 self.notes.append(msg)
                 if msg.get("power") == "off":
                     self.off = msg["cut"]
+                if self.on_note is not None:
+                    self.on_note(msg)
             if "error" in msg:
                 raise PicoError("the emulated Pico's harness: " + msg["error"])
             if key in msg:
@@ -443,13 +446,18 @@ class EmulatedPico:
         self.close()
 
 
+def fs_image(tree):
+    """Where booted_pico keeps the littlefs image of a staged tree (build/pico-fs, by the tree's
+    digest): once it exists, a start skips copying the tree into the emulated flash."""
+    return os.path.join(ROOT, "build", "pico-fs", _tree_digest(tree) + ".img")
+
+
 def booted_pico(tree, board, config, **options):
     """An EmulatedPico with the staged tree on littlefs (the image cached in build/pico-fs by the
     tree's digest), power just switched on: main.py is starting. A romfs-mode tree (with its
     firmware.romfs) runs on the ROMFS build, the image in its partition as `ludus flash` leaves it."""
-    cache = os.path.join(ROOT, "build", "pico-fs")
-    os.makedirs(cache, exist_ok=True)
-    image = os.path.join(cache, _tree_digest(tree) + ".img")
+    image = fs_image(tree)
+    os.makedirs(os.path.dirname(image), exist_ok=True)
     romfs = os.path.join(tree, "firmware.romfs")
     if os.path.exists(romfs):
         options.update(romfs=True, romfs_image=romfs)
