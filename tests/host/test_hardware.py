@@ -144,3 +144,26 @@ def test_no_hole_of_the_template_cuts_into_another_and_all_lie_on_the_board(name
         assert r <= x <= d["width"] - r and r <= y <= d["height"] - r
         for x2, y2, r2 in spots[k + 1 :]:
             assert math.hypot(x - x2, y - y2) > r + r2 + 1.0  # at least 1 mm of board between two holes
+
+
+def test_the_build_guide_quotes_the_generated_figures():
+    from ludus_host.circuit import outputs
+
+    with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for name in hardware.BOARDS + (hardware.ANALOG,):
+        d = outputs.definition(name)
+        usb, ext = hardware.power(d), hardware.power(d, hardware.EXTERNAL_MA)
+        on_usb = "%d mA" % usb["budget_ma"] if usb["budget_ma"] > 0 else "none: it needs the supply"
+        assert "| %s | %s mA | %s | %d mA |" % (name, usb["logic_ma"], on_usb, ext["budget_ma"]) in guide, (
+            name
+        )
+        assert "%s %d" % (name, outputs.built(name).part_count()) in guide.replace(" parts,", ",")
+    for name in hardware.BOARDS:
+        d = hardware._load(name)
+        pieces = hardware.PIECES["checkers" if d["game"] == "checkers" else "ludo"]
+        rows = hardware.magnetics.role_captures(d, hardware.SENSING, pieces)
+        for r in rows:
+            role = "holes" if r.role == "hole" else r.role
+            assert "%s %.1f" % (role, r.worst_mm) in guide, (name, r)
+        assert "| %s | " % name in guide and "+/- %.1f mm |" % hardware.hand_allowance_mm(d) in guide
