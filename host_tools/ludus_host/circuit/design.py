@@ -469,8 +469,9 @@ def build(name: str) -> Design:
             sensor_supply(b)
             for k in range(chips):
                 mux_bank(b, k, len(pins["sensors"]["adc"]), by_chip.get(k, {}))
-            for k in range((chips + len(pins["sensors"]["adc"]) - 1) // len(pins["sensors"]["adc"])):
-                b.resistor("R%d" % (20 + k), "10k", "MUX_EN%d" % k, "+3V3_S")  # disabled until driven
+            with _group("mux_enables"):
+                for k in range((chips + len(pins["sensors"]["adc"]) - 1) // len(pins["sensors"]["adc"])):
+                    b.resistor("R%d" % (20 + k), "10k", "MUX_EN%d" % k, "+3V3_S")  # off until driven
         else:
             for k in range(chips):
                 shift_bank(b, k, chips, by_chip.get(k, {}))

@@ -13,7 +13,7 @@ STUB = 18
 CHAR = 6.2  # width of a character at the label font size
 WIDTH = 1500  # a sheet's drawing width
 POWER_NETS = ("GND", "+3V3", "+3V3_S", "+5V_LED", "VBUS", "VBUS_F", "VSYS", "VEXT")
-_SHEET_ORDER = ("power", "controller", "level_shifter", "sensor_supply", "sensors", "leds")
+_SHEET_ORDER = ("power", "controller", "level_shifter", "sensor_supply", "mux_enables", "sensors", "leds")
 
 
 def _esc(s: str) -> str:
