@@ -3,7 +3,8 @@
 ludus boards generate [--out DIR] [--game GAME ...] [--pitch MM] [--direction ...] [...]
 ludus boards validate FILE...
 ludus boards draw FILE [--svg OUT] [--kind layout|drill|chains]   (without --svg: a text map)
-ludus boards hardware [--out hardware]  the parts lists, drawings and pin map of hardware/ (regenerated)
+ludus boards hardware [--out hardware]  the parts lists, drawings, pin map and circuits of hardware/
+ludus boards circuit [--out hardware]   each board's circuit: circuit.net, schematic.svg, bom.csv
 """
 
 import sys
@@ -69,8 +70,17 @@ def add_arguments(parser):
         help="layout: ids, channels, LEDs; drill: the 1:1 drilling template; chains: both chains' order",
     )
 
-    hw = sub.add_parser("hardware", help="write the parts lists, drawings and pin map (hardware/BOARD/...)")
+    hw = sub.add_parser(
+        "hardware", help="write the parts lists, drawings, pin map and circuits (hardware/BOARD/...)"
+    )
     hw.add_argument(
+        "--out", type=output_folder, default="hardware", help="folder to write (default hardware)"
+    )
+    circ = sub.add_parser(
+        "circuit",
+        help="build, check and write each board's circuit: netlist, schematic, BOM (hardware/BOARD/)",
+    )
+    circ.add_argument(
         "--out", type=output_folder, default="hardware", help="folder to write (default hardware)"
     )
 
@@ -136,12 +146,20 @@ def run(args):
         else:
             sys.stdout.write(boards.draw_text(d))
         return 0
-    if args.action == "hardware":
+    if args.action in ("hardware", "circuit"):
         from ludus_host import hardware
+        from ludus_host.circuit import outputs
 
+        write = hardware.write_all if args.action == "hardware" else outputs.write_all
         try:
-            for path in hardware.write_all(args.out):
+            for path in write(args.out, progress=lambda line: print(line, flush=True)):
                 print(path)
+        except outputs.CircuitFault as exc:
+            print(
+                "ludus boards: the circuit fails its checks, nothing of it written:\n%s" % exc,
+                file=sys.stderr,
+            )
+            return 1
         except OSError as exc:
             raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
         return 0

@@ -1,6 +1,7 @@
-"""The build documents under hardware/ (ludus_host.hardware): generated from the board definitions and the
-firmware's default pins, committed, and kept in step; every cell of every board on every drawing; the
-drilling template at true scale; the parts list's counts and power budget the firmware's own."""
+"""The build documents under hardware/ (ludus_host.hardware): generated from the board definitions, their
+circuits and the firmware's default pins, committed, and kept in step; every cell of every board on every
+drawing; the drilling template at true scale; the parts list's counts and power budgets the firmware's
+own; wiring.md's pins the firmware's."""
 
 import os
 import xml.etree.ElementTree as ET
@@ -9,6 +10,7 @@ import pytest
 from ludus.board.definition import BoardDefinition
 from ludus.config import defaults
 from ludus_host import hardware
+from ludus_host.circuit import designators as ref
 from ludus_host.paths import board_file
 from tools import ROOT
 
@@ -17,7 +19,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def test_the_committed_documents_are_what_the_generator_writes(tmp_path):
     written = hardware.write_all(str(tmp_path))
-    assert len(written) == 4 * 4 + 2
+    # per board: parts.md, three drawings, the circuit's three documents; the analog build: parts.md and
+    # the circuit's; wiring.md and wiring.svg
+    assert len(written) == 4 * 7 + 4 + 2
     for path in written:
         rel = os.path.relpath(path, str(tmp_path))
         with (
@@ -47,7 +51,7 @@ def test_every_cell_appears_on_every_drawing_of_its_board(name):
     _, texts = _texts(os.path.join(ROOT, "hardware", name, "chains.svg"))
     for i in range(board.cell_count):
         ch = board.channel_of_cell[i]
-        assert "U%d.%s" % (ch // 8, "ABCDEFGH"[ch % 8]) in texts
+        assert ref.chip_input(ch) in texts and ref.chip_input(ch).startswith("U%d." % (10 + ch // 8))
 
 
 @pytest.mark.parametrize("name", hardware.BOARDS)
@@ -64,8 +68,9 @@ def test_the_drilling_template_prints_at_true_size(name):
         if p.get("d", "").startswith("M10 ") and "h100" in p.get("d")
     ]
     assert bar
-    holes = [c for c in root.iter(SVG + "circle") if c.get("stroke") == "black"]
-    assert len(holes) == board.cell_count
+    recesses = [c for c in root.iter(SVG + "circle") if c.get("stroke") == "black"]
+    assert len(recesses) == board.cell_count
+    assert {float(c.get("r")) * 2 for c in recesses} == {hardware.SENSING.recess_diameter_mm}
 
 
 @pytest.mark.parametrize("name", hardware.BOARDS)
@@ -78,9 +83,10 @@ def test_the_parts_list_counts_this_board_and_its_budget_is_the_firmwares(name):
         for r in text.splitlines()
         if r.startswith("| ") and r.count("|") == 5 and r.split("|")[4].strip().isdigit()
     )
-    assert rows["TI DRV5032AJDBZR"] == board.cell_count
+    assert rows["Texas Instruments DRV5032DUDBZR"] == board.cell_count
     assert rows["Nexperia 74HC165D,653"] == (board.channel_count + 7) // 8
     assert rows["Worldsemi WS2812B"] == board.led_count
+    assert rows["Texas Instruments SN74AHCT125DR"] == 1 and rows["Texas Instruments TPS2121RUXR"] == 1
     # on USB the budget the parts list gives is the one the firmware applies with budget_ma null
     assert "**%d mA** (`null`" % board.led_budget_ma() in text
     ext = hardware.power(hardware._load(name), hardware.EXTERNAL_MA)
@@ -98,6 +104,8 @@ def test_the_pin_map_is_the_firmwares_default_config():
         % (pins["sensors"]["miso"], hardware.PICO_PINS[pins["sensors"]["miso"]])
         in text
     )
+    # the supply sense the firmware reads (config key "supply"), and USB's presence on the Pico itself
+    assert "| GP21 | %d | supply sense" % hardware.PICO_PINS[21] in text and "| GP24 | (inside) |" in text
 
 
 def test_the_magnet_arithmetic_behaves_as_physics_says():
@@ -112,14 +120,50 @@ def test_the_magnet_arithmetic_behaves_as_physics_says():
 
 
 @pytest.mark.parametrize("name", hardware.BOARDS)
+def test_the_usb_budget_is_at_most_400_ma_and_every_feed_keeps_the_leds_above_their_minimum(name):
+    d = hardware._load(name)
+    assert hardware.power(d)["budget_ma"] <= 400
+    feeds = hardware.led_feeds(d)
+    assert feeds[0][0] == 0 and feeds[-1][1] == d["leds"]["count"] - 1
+    ext = hardware.power(d, hardware.EXTERNAL_MA)["budget_ma"]
+    for first, last, ma, length, drop in feeds:
+        assert ma <= min(ext, (last - first + 1) * hardware.LED_FULL_MA) and length > 0
+        assert 5.0 - ext / 1000 * (hardware.Q1_OHM + hardware.U3_OHM) - drop > 3.5
+
+
+@pytest.mark.parametrize("name", hardware.BOARDS)
 def test_no_hole_of_the_template_cuts_into_another_and_all_lie_on_the_board(name):
     import math
 
     d = hardware._load(name)
-    spots = [(c["x"], c["y"], hardware.HOLE_SENSOR_MM / 2) for c in d["cells"]]
-    spots += [hardware._led_spot(c, d["pitch"]) + (hardware.HOLE_LED_MM / 2,) for c in d["cells"]]
+    spots = [(c["x"], c["y"], hardware.RECESS_MM / 2) for c in d["cells"]]
+    windows = hardware.led_windows(d)
+    spots += [windows[c["id"]] + (hardware.HOLE_LED_MM / 2,) for c in d["cells"]]
     spots += [(i["x"], i["y"], hardware.HOLE_LED_MM / 2) for i in d["indicators"]]
     for k, (x, y, r) in enumerate(spots):
         assert r <= x <= d["width"] - r and r <= y <= d["height"] - r
         for x2, y2, r2 in spots[k + 1 :]:
             assert math.hypot(x - x2, y - y2) > r + r2 + 1.0  # at least 1 mm of board between two holes
+
+
+def test_the_build_guide_quotes_the_generated_figures():
+    from ludus_host.circuit import outputs
+
+    with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for name in hardware.BOARDS + (hardware.ANALOG,):
+        d = outputs.definition(name)
+        usb, ext = hardware.power(d), hardware.power(d, hardware.EXTERNAL_MA)
+        on_usb = "%d mA" % usb["budget_ma"] if usb["budget_ma"] > 0 else "none: it needs the supply"
+        assert "| %s | %s mA | %s | %d mA |" % (name, usb["logic_ma"], on_usb, ext["budget_ma"]) in guide, (
+            name
+        )
+        assert "%s %d" % (name, outputs.built(name).part_count()) in guide.replace(" parts,", ",")
+    for name in hardware.BOARDS:
+        d = hardware._load(name)
+        pieces = hardware.PIECES["checkers" if d["game"] == "checkers" else "ludo"]
+        rows = hardware.magnetics.role_captures(d, hardware.SENSING, pieces)
+        for r in rows:
+            role = "holes" if r.role == "hole" else r.role
+            assert "%s %.1f" % (role, r.worst_mm) in guide, (name, r)
+        assert "| %s | " % name in guide and "+/- %.1f mm |" % hardware.hand_allowance_mm(d) in guide

@@ -101,10 +101,14 @@ def test_the_version_lives_in_one_place():
 def test_pyproject_lists_every_subpackage():
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
         listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
-    found = {"ludus_host", "ludus_boards"}
-    for folder, _dirs, files in os.walk(os.path.join(FIRMWARE, "ludus")):
-        if "__init__.py" in files:
-            found.add(os.path.relpath(folder, FIRMWARE).replace(os.sep, "."))
+    found = {"ludus_boards"}
+    for top, base in (
+        (os.path.join(FIRMWARE, "ludus"), FIRMWARE),
+        (os.path.join(ROOT, "host_tools", "ludus_host"), os.path.join(ROOT, "host_tools")),
+    ):
+        for folder, _dirs, files in os.walk(top):
+            if "__init__.py" in files:
+                found.add(os.path.relpath(folder, base).replace(os.sep, "."))
     assert listed == found
 
 
