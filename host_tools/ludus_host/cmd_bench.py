@@ -112,6 +112,17 @@ def add_arguments(parser):
         "(default 300 ms, a person reaching; 0: the next touch the moment a move is announced)",
     )
     parser.add_argument(
+        "--xip",
+        action="store_true",
+        help="with --pico: charge the chip's flash reads through a model of its XIP cache, as a real Pico "
+        "pays them (docs/emulator.md)",
+    )
+    parser.add_argument(
+        "--worst-erase",
+        action="store_true",
+        help="with --pico: flash erases and programs take the datasheet's longest times (400 ms a sector)",
+    )
+    parser.add_argument(
         "--pico-press",
         type=whole(20, 2000),
         default=PRESS_MS,

@@ -233,8 +233,20 @@ class EmulatedPico:
     tones ((ms, Hz)), resets and power cuts (notes: dicts)."""
 
     def __init__(
-        self, board, config=None, fs_image=None, flash=None, realtime=False, romfs=False, romfs_image=None
+        self,
+        board,
+        config=None,
+        fs_image=None,
+        flash=None,
+        realtime=False,
+        romfs=False,
+        romfs_image=None,
+        xip=False,
+        worst_erase=False,
     ):
+        """xip: charge the chip's flash reads through a model of its XIP cache (a miss stalls the core
+        448 ns: docs/emulator.md, "The XIP cache"); worst_erase: flash erases and programs take the
+        datasheet's longest times (400 ms a sector) instead of the typical ones."""
         from ludus.config import defaults
 
         uf2, bootrom = assets(romfs)
@@ -250,6 +262,10 @@ class EmulatedPico:
             cmd += ["--romfs-image", romfs_image]
         if realtime:
             cmd.append("--realtime")
+        if xip:
+            cmd.append("--xip")
+        if worst_erase:
+            cmd.append("--worst-erase")
         self.proc = subprocess.Popen(
             cmd,
             cwd=HARNESS,

@@ -101,8 +101,9 @@ def run_case(emu, case, reps):
     return json.loads(lines[-1])
 
 
-def cases(only=None, callgrind=True, log=sys.stderr):
-    """Every case of PICO_PLAN on the emulated Pico: rows with us_per_call (emulated), the estimate."""
+def cases(only=None, callgrind=True, log=sys.stderr, emulation=None):
+    """Every case of PICO_PLAN on the emulated Pico: rows with us_per_call (emulated), the estimate.
+    emulation: EmulatedPico's options (xip, worst_erase)."""
     from ludus.board.definition import BoardDefinition
 
     from ludus_host import cmd_bench
@@ -110,7 +111,7 @@ def cases(only=None, callgrind=True, log=sys.stderr):
     tree = bench_tree(os.path.join(ROOT, "build", "pico-bench", "tree"))
     board = BoardDefinition.load(os.path.join(ROOT, "hardware", "boards", "checkers.json"))
     rows = []
-    with pico.booted_pico(tree, board, None) as emu:
+    with pico.booted_pico(tree, board, None, **(emulation or {})) as emu:
         emu.run(3000)
         for case, reps, subtract, target, what in PICO_PLAN:
             if only and only not in case:
@@ -203,10 +204,11 @@ def whole_game(
     log=sys.stderr,
     reach_ms=0,
     press_ms=PRESS_MS,
+    emulation=None,
 ):
     """The flashed firmware through a whole game on the emulated board: the figures (a dict). reach_ms:
     the board left alone before each turn; press_ms: how long a die press lasts
-    (ludus_host.pico_table.PicoTable)."""
+    (ludus_host.pico_table.PicoTable); emulation: EmulatedPico's options (xip, worst_erase)."""
     from ludus.config import read_config
 
     from ludus_host.pico_table import PicoTable
@@ -216,7 +218,7 @@ def whole_game(
     tree = _game_tree(board_name, game, mode)
     config = read_config(open(os.path.join(tree, "config.json")).read())[0]
     t0 = time.time()
-    emu = pico.booted_pico(tree, board, config)
+    emu = pico.booted_pico(tree, board, config, **(emulation or {}))
     with emu:
         boot = emu.wait(lambda e: e.get("event") == "boot", 60000)
         if emu.wait(lambda e: e.get("event") == "self_test", 120000) is None:
@@ -248,6 +250,7 @@ def whole_game(
                 )
         emu.run(3000)  # idle: the last collection
         stats = emu.command("stats")
+        harness = emu.stats()
     tick = stats["tick"]
     return {
         "preset": preset,
@@ -277,6 +280,8 @@ def whole_game(
         "magnet_to_led_samples_ms": [round(x, 1) for x in latency],
         "emulated_s": round(emu.ms / 1000, 1),
         "wall_s": round(time.time() - t0, 1),
+        "xip": harness.get("xip"),
+        "flash": harness.get("flash"),
     }
 
 
@@ -325,7 +330,7 @@ def magnet_to_led(emu, table, board, rounds=5):
 # -- power cuts
 
 
-def power_cuts(count, seed=2026, log=sys.stderr):
+def power_cuts(count, seed=2026, log=sys.stderr, emulation=None):
     """count random cuts through a checkers game, each during a flash program or erase one to three
     operations ahead (sometimes after an idle spell, when the journal erases ahead of need): how each
     came back, counted. TableError at the first that breaks the journal's promise."""
@@ -341,7 +346,7 @@ def power_cuts(count, seed=2026, log=sys.stderr):
     outcomes = {}
     full_after = None
     t0 = time.time()
-    with pico.booted_pico(tree, board, config) as emu:
+    with pico.booted_pico(tree, board, config, **(emulation or {})) as emu:
         if emu.wait(lambda e: e.get("event") == "self_test", 120000) is None:
             raise pico.PicoError("no self-test from the firmware")
         table = PicoTable(emu, board, "checkers/2", seed=seed)
@@ -472,7 +477,7 @@ def _module_order(names):
     return order
 
 
-def heap_census(board_name, game, mode):
+def heap_census(board_name, game, mode, emulation=None):
     """The heap a collection has to scan on the emulated Pico, in a fresh REPL on the flashed tree:
     after boot with nothing imported, the firmware's modules alone (each imported after what it
     imports, with the tables it makes at import), and a booted device (its game at the start);
@@ -498,7 +503,7 @@ def heap_census(board_name, game, mode):
                 found[-1][3] = int(line.split("n_total_bytes=", 1)[1].split()[0])
         return found
 
-    with pico.booted_pico(tree, board, config) as emu:
+    with pico.booted_pico(tree, board, config, **(emulation or {})) as emu:
         out, err = emu.exec(_CENSUS_BOOT, fresh=True, timeout_ms=600000)
         if err or "MODULES" not in out:
             raise pico.PicoError("the heap census's boot failed: %s" % (err or out)[-2000:])
@@ -551,7 +556,7 @@ def heap_census(board_name, game, mode):
 RESTORES = (("ludo52", "ludo/classic", "ludo/classic/4", 900), ("checkers", "checkers", "checkers/6", 300))
 
 
-def restore_figures(board_name, game, start, actions, mode):
+def restore_figures(board_name, game, start, actions, mode, emulation=None):
     """Boot the flashed tree with START unfinished after ACTIONS actions in its journal, as after a
     power cut (ludus_host.journal_flash), then ask for a finished game of the same start played to its
     end: the restore's figures (the firmware's `journal` event), the watchdog's longest gap between
@@ -571,7 +576,7 @@ def restore_figures(board_name, game, start, actions, mode):
     image = os.path.join(ROOT, "build", "pico-bench", "restore-%s.journal" % board_name)
     with open(image, "wb") as f:
         f.write(journal_image(games, blocks=config["journal_kb"] // 4))
-    with pico.booted_pico(tree, load_board(board_name), config) as emu:
+    with pico.booted_pico(tree, load_board(board_name), config, **(emulation or {})) as emu:
         emu.cut(0)
         emu.write_flash(journal_offset(config["journal_kb"], mode == "romfs"), image)
         emu.power_on()
@@ -620,17 +625,22 @@ def run(args, out=sys.stdout):
     """ludus bench --pico: the cases, the whole games in both modes, the power cuts, the heap census; a
     table each."""
     parts = args.pico_part or ["cases", "games", "cuts", "heap", "restore"]
-    figures = {}
+    emulation = {"xip": getattr(args, "xip", False), "worst_erase": getattr(args, "worst_erase", False)}
+    figures = {"emulation": emulation}
+    print(
+        "On the emulated RP2040 (MicroPython 1.28 RPI_PICO, 125 MHz): %s; flash erases and programs at"
+        " their %s times (docs/emulator.md)"
+        % (
+            "the XIP cache modelled, a miss 448 ns"
+            if emulation["xip"]
+            else "no XIP cache model, every flash fetch as fast as a hit (--xip models it)",
+            "longest" if emulation["worst_erase"] else "typical",
+        ),
+        file=out,
+    )
     if "cases" in parts:
-        rows = cases(args.only, callgrind=not args.no_callgrind)
+        rows = cases(args.only, callgrind=not args.no_callgrind, emulation=emulation)
         figures["cases"] = rows
-        print(
-            "On the emulated RP2040 (MicroPython 1.28 RPI_PICO, 125 MHz; rp2040js has no XIP flash wait",
-            file=out,
-        )
-        print(
-            "states: a real Pico may be slower where code misses the XIP cache, docs/benchmarks.md)", file=out
-        )
         print("%-30s %12s %12s %7s  %s" % ("case", "emulated ms", "est. ms", "ratio", "target"), file=out)
         for row in rows:
             if "error" in row:
@@ -655,7 +665,13 @@ def run(args, out=sys.stdout):
             print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
             games.append(
                 whole_game(
-                    board_name, game, preset, mode=mode, reach_ms=args.pico_reach, press_ms=args.pico_press
+                    board_name,
+                    game,
+                    preset,
+                    mode=mode,
+                    reach_ms=args.pico_reach,
+                    press_ms=args.pico_press,
+                    emulation=emulation,
                 )
             )
         figures["games"] = games
@@ -703,7 +719,7 @@ def run(args, out=sys.stdout):
         census = []
         for board_name, game, _preset, mode in _chosen_games(args):
             print("heap census on the emulated Pico: %s, %s mode ..." % (game, mode), file=sys.stderr)
-            census.append(heap_census(board_name, game, mode))
+            census.append(heap_census(board_name, game, mode, emulation=emulation))
         figures["heap"] = census
         print(
             "\nWhat a collection scans after boot, in a fresh REPL (heap in use above the bare REPL's; a"
@@ -773,7 +789,7 @@ def run(args, out=sys.stdout):
         for board_name, game, start, actions in RESTORES:
             for mode in args.pico_mode or ("files", "romfs"):
                 print("restore on the emulated Pico: %s, %s mode ..." % (start, mode), file=sys.stderr)
-                rows.append(restore_figures(board_name, game, start, actions, mode))
+                rows.append(restore_figures(board_name, game, start, actions, mode, emulation=emulation))
         figures["restore"] = rows
         print(
             "\nA game restored after a power cut (the journal written as the board leaves it; the"
@@ -814,7 +830,7 @@ def run(args, out=sys.stdout):
                 )
     if "cuts" in parts and args.cuts:
         print("power cuts on the emulated Pico ...", file=sys.stderr)
-        cuts = power_cuts(args.cuts)
+        cuts = power_cuts(args.cuts, emulation=emulation)
         figures["cuts"] = cuts
         print(
             "\nPower cuts during flash programs and erases (checkers game, files mode): %d cuts, %d moves"

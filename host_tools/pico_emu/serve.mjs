@@ -4,6 +4,10 @@
 //
 //   node serve.mjs --uf2 UF2 --bootrom BOOTROM --channels 128 --leds 127 [--pins JSON]
 //                  [--fs-image FILE] [--romfs-image FILE] [--flash FILE] [--realtime]
+//                  [--xip] [--worst-erase]
+//
+// --xip charges the core's flash reads through a model of the RP2040's XIP cache (xip-cache.mjs);
+// --worst-erase charges flash erases and programs at the datasheet's longest times (flash-emu.mjs).
 //
 // Requests (stdin), answered in order:
 //   {"op": "run", "ms": N}                       run N ms of emulated time  -> {"ran": MS}
@@ -55,6 +59,8 @@ const { values: opt } = parseArgs({
     'romfs-image': { type: 'string' }, // at 0x60000, the ROMFS build's partition (as mpremote romfs deploy leaves it)
     flash: { type: 'string' },
     realtime: { type: 'boolean', default: false },
+    xip: { type: 'boolean', default: false },
+    'worst-erase': { type: 'boolean', default: false },
   },
 });
 for (const k of ['uf2', 'bootrom', 'channels', 'leds']) {
@@ -88,7 +94,7 @@ function start(flash, watchdog = null) {
   const old = board;
   const starve = !first && starving > 0;
   if (starve) starving--;
-  emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom, images, flash: initial, watchdog, host, starve });
+  emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom, images, flash: initial, watchdog, host, starve, xip: opt.xip, worstErase: opt['worst-erase'] });
   board = new EmulatedBoard(emu, { ...shape, from: old });
   const ms = () => Math.round((base + emu.nanos) / 1e5) / 10;
   emu.onText = (s) => {
@@ -229,6 +235,8 @@ for (;;) {
         latches: board.latches,
         adc_reads: board.adcReads,
         wall_s: Number(emu.wallNs) / 1e9,
+        // the XIP cache model's counts since this boot (null without --xip)
+        xip: emu.xip ? emu.xip.stats() : null,
         // the watchdog's feeds, each boot so far and this one: the longest gap between two feeds
         // (or from its start to the first), and in this boot the time since the last
         watchdog: {
