@@ -1,0 +1,112 @@
+"""A committed PCB read back without KiCad and held against its circuit: every part of the netlist on the
+board and no other, every pad on the net the circuit gives its pin, each sensor at its cell, each LED
+under its window, the outline within the fab's limit."""
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from ludus_host.circuit import netlist
+
+
+@dataclass
+class Footprint:
+    ref: str
+    lib: str
+    x: float
+    y: float
+    rot: float
+    layer: str
+    pads: dict[str, str] = field(default_factory=dict)  # pad number: net name ("" when none)
+
+
+@dataclass
+class Board:
+    footprints: dict[str, Footprint]
+    outline: tuple[float, float, float, float]  # x0, y0, x1, y1 of the Edge.Cuts lines
+
+    def size(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.outline
+        return x1 - x0, y1 - y0
+
+
+_EDGE = re.compile(
+    r'\(gr_line \(start ([-\d.]+) ([-\d.]+)\) \(end ([-\d.]+) ([-\d.]+)\) \(layer "Edge\.Cuts"\)'
+)
+_AT = re.compile(r"\(at ([-\d.]+) ([-\d.]+)(?: ([-\d.]+))?\)")
+_NET = re.compile(r'\(net \d+ "((?:[^"\\]|\\.)*)"\)')
+
+
+def parse(text: str) -> Board:
+    """The footprints (reference, place, side, pads' nets) and outline of a .kicad_pcb file's TEXT."""
+    fps = {}
+    chunks = text.split("\n  (footprint ")[1:]
+    for chunk in chunks:
+        lib = chunk[1 : chunk.index('"', 1)]
+        layer = re.search(r'\(layer "([^"]+)"\)', chunk).group(1)  # type: ignore[union-attr]
+        at = _AT.search(chunk)
+        assert at is not None
+        ref = re.search(r'\(fp_text reference "([^"]*)"', chunk).group(1)  # type: ignore[union-attr]
+        fp = Footprint(ref, lib, float(at.group(1)), float(at.group(2)), float(at.group(3) or 0), layer)
+        for pad in chunk.split('(pad "')[1:]:
+            number = pad[: pad.index('"')]
+            net = _NET.search(pad)
+            name = net.group(1) if net else ""
+            if fp.pads.get(number, "") == "":
+                fp.pads[number] = name
+        fps[ref] = fp
+    xs, ys = [], []
+    for m in _EDGE.finditer(text):
+        x0, y0, x1, y1 = (float(v) for v in m.groups())
+        xs += [x0, x1]
+        ys += [y0, y1]
+    return Board(fps, (min(xs), min(ys), max(xs), max(ys)))
+
+
+def net_differences(nl: netlist.Netlist, board: Board) -> list[str]:
+    """Where BOARD's parts and pads' nets differ from the circuit NL (empty: they agree). Mounting
+    holes (MH..) are the board's own; a pin the circuit leaves open has no net on the board."""
+    faults = []
+    parts = {r for r in board.footprints if not r.startswith("MH")}
+    for r in sorted(set(nl.components) - parts):
+        faults.append("%s is in the circuit but not on the board" % r)
+    for r in sorted(parts - set(nl.components)):
+        faults.append("%s is on the board but not in the circuit" % r)
+    for r in sorted(parts & set(nl.components)):
+        c = nl.components[r]
+        fp = board.footprints[r]
+        if c.footprint != fp.lib:
+            faults.append("%s: footprint %s on the board, %s in the circuit" % (r, fp.lib, c.footprint))
+        for number, net in fp.pads.items():
+            want = nl.pin_net(r, number) or ""
+            if net != want:
+                faults.append("%s pad %s: net %r on the board, %r in the circuit" % (r, number, net, want))
+        for n in nl.pins(r):
+            if n.pin not in fp.pads:
+                faults.append("%s: the circuit's pin %s has no pad" % (r, n.pin))
+    return faults
+
+
+def placement_faults(
+    board: Board,
+    sensors: dict[str, tuple[float, float]],
+    leds: dict[str, tuple[float, float]],
+    sensor_mm: float = 0.1,
+    led_mm: float = 0.5,
+) -> list[str]:
+    """Sensors (reference: cell centre) off their cell by more than SENSOR_MM or not on the top side, and
+    LEDs (reference: window centre) off their window by more than LED_MM."""
+    faults = []
+    for r, (x, y) in sorted(sensors.items()):
+        fp = board.footprints.get(r)
+        if fp is None:
+            faults.append("%s is not on the board" % r)
+            continue
+        d = math.hypot(fp.x - x, fp.y - y)
+        if d > sensor_mm or fp.layer != "F.Cu":
+            faults.append("%s is %.2f mm from its cell at (%g, %g), on %s" % (r, d, x, y, fp.layer))
+    for r, (x, y) in sorted(leds.items()):
+        fp = board.footprints.get(r)
+        if fp is None or math.hypot(fp.x - x, fp.y - y) > led_mm or fp.layer != "F.Cu":
+            faults.append("%s is not under its window at (%g, %g)" % (r, x, y))
+    return faults
