@@ -75,7 +75,8 @@ def net_differences(nl: netlist.Netlist, board: Board) -> list[str]:
     for r in sorted(parts & set(nl.components)):
         c = nl.components[r]
         fp = board.footprints[r]
-        if c.footprint != fp.lib:
+        # the board names the footprint without its library (pcbnew's FootprintLoad leaves it out)
+        if c.footprint.split(":")[-1] != fp.lib.split(":")[-1]:
             faults.append("%s: footprint %s on the board, %s in the circuit" % (r, fp.lib, c.footprint))
         for number, net in fp.pads.items():
             want = nl.pin_net(r, number) or ""

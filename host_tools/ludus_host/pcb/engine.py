@@ -325,7 +325,7 @@ def _pads(board, codes):
     return out, number
 
 
-def route(board, job, placer, codes, holes, progress, attempts=2):
+def route(board, job, placer, codes, holes, progress, attempts=1):
     """Every net but the planes' routed, the planes reached by a via beside each surface pad. A net
     that fails is moved to the front and the whole board routed again, up to ATTEMPTS times."""
     pads, number = _pads(board, codes)
@@ -341,7 +341,7 @@ def route(board, job, placer, codes, holes, progress, attempts=2):
         xs = [p.x for p in ps]
         ys = [p.y for p in ps]
         span = max(xs) - min(xs) + max(ys) - min(ys)
-        first = 0 if name_of[net] in WIDE_NETS else (1 if name_of[net] in job["first_nets"] else 2)
+        first = 0 if name_of[net] in WIDE_NETS else (2 if name_of[net] in job["last_nets"] else 1)
         order.append((first, span, name_of[net], net))
     order.sort()
     nets_in_order = [o[3] for o in order]

@@ -104,7 +104,7 @@ def build_job(name: str, folder: str, library: str) -> dict:
         "others": others,
         "keepout_circles": circles,
         "no_vias_under": [ref.PICO],
-        "first_nets": ["+3V3", "+3V3_S"],
+        "last_nets": ["+3V3", "+3V3_S"],
         "libraries": {footprints.LIBRARY: library},
         "kicad_footprints": KICAD_FOOTPRINTS,
     }

@@ -220,15 +220,17 @@ def write_all(
     out: str = "hardware", boards: tuple[str, ...] = BOARDS, progress: Callable[[str], None] = lambda s: None
 ) -> list[str]:
     """Every board's PCB files under OUT/BOARD/pcb/ (the circuits read from OUT too); the paths written.
-    Raises PcbFault when a board has an unrouted net or a design-rule error: nothing of it is written."""
+    A board left with an unrouted connection or a design-rule error is written all the same (its drc.txt
+    lists what is left), and PcbFault names them all once every board is written."""
     written = []
     lib = footprints.write_library(os.path.join(out, "footprints"))
     written += lib
+    faults = []
     for name in boards:
         result = generate(name, out, progress)
         rep = result["report"]
-        if rep["failed"] or rep["drc"].get("errors") or rep["drc"].get("unconnected"):
-            raise PcbFault("%s: %s; DRC %s" % (name, "; ".join(rep["failed"]) or "routed", rep["drc"]))
+        if rep["failed"] or rep["drc"].get("errors"):
+            faults.append("%s: %s; DRC %s" % (name, "; ".join(rep["failed"]) or "routed", rep["drc"]))
         folder = os.path.join(out, name, FOLDER)
         if os.path.isdir(os.path.join(folder, "gerbers")):
             shutil.rmtree(os.path.join(folder, "gerbers"))
@@ -238,4 +240,6 @@ def write_all(
             write_atomically(path, text)
             written.append(path)
         progress("%s: wrote %d files in %s" % (name, len(result["files"]), folder))
+    if faults:
+        raise PcbFault("\n".join(faults))
     return written

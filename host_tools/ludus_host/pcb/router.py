@@ -26,7 +26,7 @@ BEND_COST = 2
 WRONG_WAY_COST = 2
 BLOCKED = -1
 MAX_EXPANDED = 60000  # nodes a first search may visit
-LONG_SEARCH = 3000000  # and a second one, round whatever is in the way
+LONG_SEARCH = 400000  # and a second one, round whatever is in the way
 
 
 @dataclass
