@@ -18,7 +18,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def test_the_committed_documents_are_what_the_generator_writes(tmp_path):
-    written = hardware.write_all(str(tmp_path))
+    written = hardware.write_all(str(tmp_path), pcbs=os.path.join(ROOT, "hardware"))
     # per board: parts.md, three drawings, the circuit's three documents; the analog build: parts.md and
     # the circuit's; wiring.md and wiring.svg
     assert len(written) == 4 * 7 + 4 + 2

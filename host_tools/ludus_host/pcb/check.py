@@ -18,12 +18,31 @@ class Footprint:
     rot: float
     layer: str
     pads: dict[str, str] = field(default_factory=dict)  # pad number: net name ("" when none)
+    # each pad's centre on the board and its half sizes (rotated with the footprint): (number, net,
+    # x, y, half width, half height)
+    places: list[tuple[str, str, float, float, float, float]] = field(default_factory=list)
+
+
+@dataclass
+class Track:
+    net: str
+    layer: str
+    width: float
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def length(self) -> float:
+        return math.hypot(self.x1 - self.x0, self.y1 - self.y0)
 
 
 @dataclass
 class Board:
     footprints: dict[str, Footprint]
     outline: tuple[float, float, float, float]  # x0, y0, x1, y1 of the Edge.Cuts lines
+    tracks: list[Track] = field(default_factory=list)
+    vias: list[tuple[str, float, float]] = field(default_factory=list)  # net, x, y
 
     def size(self) -> tuple[float, float]:
         x0, y0, x1, y1 = self.outline
@@ -35,6 +54,13 @@ _EDGE = re.compile(
 )
 _AT = re.compile(r"\(at ([-\d.]+) ([-\d.]+)(?: ([-\d.]+))?\)")
 _NET = re.compile(r'\(net \d+ "((?:[^"\\]|\\.)*)"\)')
+_SIZE = re.compile(r"\(size ([-\d.]+) ([-\d.]+)\)")
+_SEGMENT = re.compile(
+    r"\(segment \(start ([-\d.]+) ([-\d.]+)\) \(end ([-\d.]+) ([-\d.]+)\) \(width ([-\d.]+)\)"
+    r' \(layer "([^"]+)"\) \(net (\d+)\)'
+)
+_VIA = re.compile(r"\(via \(at ([-\d.]+) ([-\d.]+)\).*?\(net (\d+)\)")
+_NET_NAME = re.compile(r'^  \(net (\d+) "((?:[^"\\]|\\.)*)"\)$', re.M)
 
 
 def parse(text: str) -> Board:
@@ -48,19 +74,66 @@ def parse(text: str) -> Board:
         assert at is not None
         ref = re.search(r'\(fp_text reference "([^"]*)"', chunk).group(1)  # type: ignore[union-attr]
         fp = Footprint(ref, lib, float(at.group(1)), float(at.group(2)), float(at.group(3) or 0), layer)
+        turn = math.radians(fp.rot)
         for pad in chunk.split('(pad "')[1:]:
             number = pad[: pad.index('"')]
             net = _NET.search(pad)
             name = net.group(1) if net else ""
             if fp.pads.get(number, "") == "":
                 fp.pads[number] = name
+            pat = _AT.search(pad)
+            size = _SIZE.search(pad)
+            if pat and size:
+                # KiCad turns a footprint's items by its angle, counter-clockwise as drawn (y down); a
+                # pad's own angle includes the footprint's
+                px, py = float(pat.group(1)), float(pat.group(2))
+                x = fp.x + px * math.cos(turn) + py * math.sin(turn)
+                y = fp.y - px * math.sin(turn) + py * math.cos(turn)
+                w, h = float(size.group(1)) / 2, float(size.group(2)) / 2
+                if round(float(pat.group(3) or 0)) % 180 == 90:
+                    w, h = h, w
+                fp.places.append((number, name, round(x, 4), round(y, 4), w, h))
         fps[ref] = fp
     xs, ys = [], []
     for m in _EDGE.finditer(text):
         x0, y0, x1, y1 = (float(v) for v in m.groups())
         xs += [x0, x1]
         ys += [y0, y1]
-    return Board(fps, (min(xs), min(ys), max(xs), max(ys)))
+    names = {m.group(1): m.group(2) for m in _NET_NAME.finditer(text)}
+    tracks = [
+        Track(names[m.group(7)], m.group(6), float(m.group(5)), *(float(v) for v in m.groups()[:4]))
+        for m in _SEGMENT.finditer(text)
+    ]
+    vias = [(names[m.group(3)], float(m.group(1)), float(m.group(2))) for m in _VIA.finditer(text)]
+    return Board(fps, (min(xs), min(ys), max(xs), max(ys)), tracks, vias)
+
+
+def narrow_faults(board: Board, nets: tuple[str, ...], width: float, neck_mm: float) -> list[str]:
+    """Tracks of NETS narrower than WIDTH anywhere but within NECK_MM of one of their own pads' edges
+    (where a wide track narrows to enter a small pad), and NETS carried on no track at all."""
+    faults = []
+    pads: dict[str, list[tuple[float, float, float, float]]] = {}
+    for fp in board.footprints.values():
+        for _n, net, x, y, hw, hh in fp.places:
+            pads.setdefault(net, []).append((x, y, hw, hh))
+
+    def near_pad(net: str, x: float, y: float) -> bool:
+        return any(
+            math.hypot(max(abs(x - px) - hw, 0), max(abs(y - py) - hh, 0)) <= neck_mm
+            for px, py, hw, hh in pads.get(net, [])
+        )
+
+    for net in nets:
+        mine = [t for t in board.tracks if t.net == net]
+        if not mine:
+            faults.append("%s has no track" % net)
+        for t in mine:
+            if t.width + 1e-6 < width and not (near_pad(net, t.x0, t.y0) and near_pad(net, t.x1, t.y1)):
+                faults.append(
+                    "%s: a %g mm track from (%g, %g) to (%g, %g) away from its pads"
+                    % (net, t.width, t.x0, t.y0, t.x1, t.y1)
+                )
+    return faults
 
 
 def net_differences(nl: netlist.Netlist, board: Board) -> list[str]:
@@ -75,8 +148,7 @@ def net_differences(nl: netlist.Netlist, board: Board) -> list[str]:
     for r in sorted(parts & set(nl.components)):
         c = nl.components[r]
         fp = board.footprints[r]
-        # the board names the footprint without its library (pcbnew's FootprintLoad leaves it out)
-        if c.footprint.split(":")[-1] != fp.lib.split(":")[-1]:
+        if c.footprint != fp.lib:  # library nickname and name alike
             faults.append("%s: footprint %s on the board, %s in the circuit" % (r, fp.lib, c.footprint))
         for number, net in fp.pads.items():
             want = nl.pin_net(r, number) or ""

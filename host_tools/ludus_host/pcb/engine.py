@@ -15,18 +15,21 @@ import pcbnew
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from ludus_host.pcb import render, router
+from ludus_host.pcb import current, render, router
 
 PLANES = {"GND": pcbnew.In1_Cu, "+5V_LED": pcbnew.In2_Cu}
-WIDE_NETS = ("JACK+", "JACK_F", "VEXT", "VBUS", "VBUS_F")  # the supply's 3.5 A path and USB's
-WIDE_TRACK = 1.2
+SUPPLY_NETS = ("JACK+", "JACK_F", "VEXT")  # the jack's path to U3, at the supply's current
+RAIL = "+5V_LED"  # U3's OUT to the LED rail's plane: a wide track and RAIL_VIAS vias
+USB_NETS = ("VBUS", "VBUS_F")  # routed early: short, and USB's current
 SPACING = 1.5  # mm of routing room kept round each placed part
 CONTROLLER_SPACING = 2.5  # round the controller's parts, where most nets meet
+POWER_SPACING = 4.0  # round the supply's parts: room for a wide track between them
 MOUNT_HOLE = 3.2  # M3
+PLANE_ARC_ERROR = 0.05
 
 
 def mm(v: float) -> int:
-    return pcbnew.FromMM(v)
+    return round(v * 1_000_000)  # KiCad 6 counts nanometres
 
 
 def point(x: float, y: float):
@@ -57,6 +60,8 @@ class Placer:
                 raise SystemExit("no footprint %s in %s" % (name, folder))
             self.library[footprint] = loaded
         fp = pcbnew.FOOTPRINT(self.library[footprint])
+        lib, name = footprint.split(":")
+        fp.SetFPID(pcbnew.LIB_ID(lib, name))  # the board names each footprint with its library
         fp.SetReference(ref)
         fp.SetValue(value)
         fp.Reference().SetVisible(False)  # the pictures and the position file name the parts
@@ -204,7 +209,14 @@ def place(board, job, placer):
     for ref in ctl["parts"]:
         if ref in (pico, jack, button):
             continue
-        placer.near(ref, px, py, 0, "bottom", margin=CONTROLLER_SPACING, limit=150)
+        margin = POWER_SPACING if ref in job["power_parts"] + job["rail_feed"] else CONTROLLER_SPACING
+        x, y = placer.near(ref, px, py, 0, "bottom", margin=margin, limit=150)
+        if ref in job["half_pitch"]:
+            # a package of 0.5 mm pitch sits half a grid step over, so that a grid node falls on the
+            # middle of each of its narrow pads (on the grid, every node between two pads is too near
+            # both for a track)
+            placer.rects["bottom"].pop()
+            placer.put(ref, x + router.PITCH / 2, y, 0, "bottom")
     # the chips of the sensor chain, each near its cells, its series resistor and capacitor beside it
     for chip in job["chips"]:
         cx, cy = chip["x"], chip["y"]
@@ -325,73 +337,72 @@ def _pads(board, codes):
     return out, number
 
 
-def route(board, job, placer, codes, holes, progress, attempts=1):
-    """Every net but the planes' routed, the planes reached by a via beside each surface pad. A net
-    that fails is moved to the front and the whole board routed again, up to ATTEMPTS times."""
+def route(board, job, placer, codes, holes, progress):
+    """Every net but the planes' routed (rip-up and reroute, ludus_host.pcb.router), the supply's path
+    and the LED rail's feed at the width their current needs, the planes reached by a via beside each
+    surface pad. Returns what is left unrouted."""
     pads, number = _pads(board, codes)
     name_of = {v: k for k, v in number.items()}
     by_net: dict[int, list] = {}
     for p in pads:
         if p.net:
             by_net.setdefault(p.net, []).append(p)
+    grid = router.Grid(job["width"], job["height"])
+    for p in pads:
+        grid.add_pad(p)
+    for x, y in holes:
+        grid.block_hole(x, y, MOUNT_HOLE / 2)
+    for ref in job["no_vias_under"]:
+        x0, y0, x1, y1 = placer.bbox(ref)
+        grid.block_vias(x0 + 3.5, y0 + 1.5, x1 - 3.5, y1 - 1.5)
+        grid.block_rect(x0 + 3.5, y0 + 1.5, x1 - 3.5, y1 - 1.5, layers=(1,))
+    wide = current.SUPPLY_TRACK_MM
+    rail = number.get(RAIL)
+    feed = [p for p in by_net.get(rail, []) if p.ref in job["rail_feed"]]
     order = []
     for net, ps in by_net.items():
-        if name_of[net] in PLANES or len(ps) < 2:
+        name = name_of[net]
+        if name in PLANES or len(ps) < 2:
             continue
         xs = [p.x for p in ps]
         ys = [p.y for p in ps]
         span = max(xs) - min(xs) + max(ys) - min(ys)
-        first = 0 if name_of[net] in WIDE_NETS else (2 if name_of[net] in job["last_nets"] else 1)
-        order.append((first, span, name_of[net], net))
-    order.sort()
-    nets_in_order = [o[3] for o in order]
-    priority: list[int] = []
-    for attempt in range(attempts):
-        grid = router.Grid(job["width"], job["height"])
-        for p in pads:
-            grid.add_pad(p)
-        for x, y in holes:
-            grid.block_hole(x, y, MOUNT_HOLE / 2)
-        for ref in job["no_vias_under"]:
-            x0, y0, x1, y1 = placer.bbox(ref)
-            grid.block_vias(x0 + 3.5, y0 + 1.5, x1 - 3.5, y1 - 1.5)
-            grid.block_rect(x0 + 3.5, y0 + 1.5, x1 - 3.5, y1 - 1.5, layers=(1,))
-        failed = []
-        failed_nets = []
-        routes = []
-        for name in PLANES:
-            net = number.get(name)
-            for p in by_net.get(net, []):
-                if len(p.layers) == 2:
-                    continue  # a through-hole pad reaches the plane itself
-                r = grid.fanout(net, grid.pad_nodes(p))
-                if r is None:
-                    failed.append("%s: %s.%s has no room for its via" % (name, p.ref, p.number))
-                else:
-                    routes.append((net, r, router.TRACK))
-        sequence = priority + [n for n in nets_in_order if n not in priority]
-        for net in sequence:
-            ps = by_net[net]
-            groups = [grid.pad_nodes(p) for p in ps]
-            anchors = [(p.x, p.y) for p in ps]
-            r, missed = grid.route(net, groups, anchors)
-            if missed:
-                failed_nets.append(net)
-                failed.append(
-                    "%s: unrouted %s"
-                    % (name_of[net], ", ".join("%s.%s" % (ps[m].ref, ps[m].number) for m in missed))
-                )
-            routes.append((net, r, router.TRACK))
-        progress(
-            "routing pass %d: %d of %d nets complete"
-            % (attempt + 1, len(sequence) - len(failed_nets), len(sequence))
+        first = 0 if name in SUPPLY_NETS + USB_NETS else (2 if name in job["last_nets"] else 1)
+        if name in SUPPLY_NETS:
+            # wide between the parts the supply's current goes through, thin to the rest (dividers,
+            # decoupling)
+            power = [p for p in ps if p.ref in job["power_parts"]]
+            rest = [p for p in ps if p.ref not in job["power_parts"]]
+            n = router.Net(net, power, wide, tail=rest) if len(power) >= 2 else router.Net(net, ps)
+        else:
+            n = router.Net(net, ps)
+        order.append((first, span, name, n))
+    order.sort(key=lambda o: o[:3])
+    nets = [o[3] for o in order]
+    if len(feed) >= 2:
+        nets.insert(0, router.Net(rail, feed, wide, stitch=current.RAIL_VIAS))
+    failed = []
+    routes = []
+    for name in PLANES:
+        net = number.get(name)
+        for p in by_net.get(net, []):
+            if len(p.layers) == 2 or (len(feed) >= 2 and p in feed):
+                continue  # a through-hole pad reaches the plane itself; the feed has its own vias
+            grid.fanout_pad(p)
+    done, left = grid.route_all(nets, progress)
+    for n in nets:
+        routes.append((n.net, done[n.net]))
+    for net in left:
+        failed.append("%s: unrouted" % name_of[net])
+    for owner, r in grid.fanout_routes.items():
+        routes.append((grid.alias[owner], r))
+    for owner in grid.fanout_failed:
+        failed.append(
+            "%s: a pad has no room for its via: %s" % (name_of[grid.alias[owner]], grid.fanout_pads[owner])
         )
-        if not failed_nets:
-            break
-        priority = failed_nets + [n for n in priority if n not in failed_nets]
-    for net, r, width in routes:
+    for net, r in routes:
         item = codes[name_of[net]]
-        for layer, x0, y0, x1, y1 in r.segments:
+        for layer, x0, y0, x1, y1, width in r.segments:
             t = pcbnew.PCB_TRACK(board)
             t.SetStart(point(x0, y0))
             t.SetEnd(point(x1, y1))
@@ -403,7 +414,7 @@ def route(board, job, placer, codes, holes, progress, attempts=1):
             v = pcbnew.PCB_VIA(board)
             v.SetPosition(point(x, y))
             v.SetWidth(mm(router.VIA))
-            v.SetDrill(mm(0.3))
+            v.SetDrill(mm(current.VIA_DRILL_MM))
             v.SetNet(item)
             board.Add(v)
     return failed
@@ -430,9 +441,8 @@ def planes(board, job, codes):
         z.SetIsFilled(False)
         z.SetLocalClearance(mm(0.3))
         z.SetMinThickness(mm(0.25))
-        z.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
-        z.SetThermalReliefGap(mm(0.5))
-        z.SetThermalReliefSpokeWidth(mm(0.5))
+        # solid to every pad: the jack's ground pin returns the supply's whole current through it
+        z.SetPadConnection(pcbnew.ZONE_CONNECTION_FULL)
         z.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
         poly = z.Outline()
         poly.NewOutline()
@@ -454,15 +464,30 @@ def holes(board, spots):
         board.Add(fp)
 
 
-def design_rules(board):
+def design_rules(board, job):
     board.SetCopperLayerCount(4)
     ds = board.GetDesignSettings()
     nc = ds.GetNetClasses().GetDefault()
     nc.SetClearance(mm(router.CLEARANCE))
     nc.SetTrackWidth(mm(router.TRACK))
     nc.SetViaDiameter(mm(router.VIA))
-    nc.SetViaDrill(mm(0.3))
+    nc.SetViaDrill(mm(current.VIA_DRILL_MM))
     ds.SetCopperEdgeClearance(mm(router.EDGE))
+    # arcs and circles of the planes' fills drawn within 0.05 mm (KiCad's default 0.005 mm): a tenth of
+    # the vertices in the inner layers' Gerbers; the filler keeps each clearance whatever the error
+    ds.m_MaxError = mm(PLANE_ARC_ERROR)
+    supply = pcbnew.NETCLASSPTR("Supply")
+    supply.SetDescription(
+        "the jack's path and the LED rail's feed: IPC-2221 width for %g A" % current.SUPPLY_A
+    )
+    supply.SetClearance(mm(router.CLEARANCE))
+    supply.SetTrackWidth(mm(current.SUPPLY_TRACK_MM))
+    supply.SetViaDiameter(mm(router.VIA))
+    supply.SetViaDrill(mm(current.VIA_DRILL_MM))
+    ds.GetNetClasses().Add(supply)
+    names = supply.NetNames()
+    for name in SUPPLY_NETS + (RAIL,):
+        names.insert(name)
 
 
 def fabrication(board, out, name):
@@ -568,7 +593,7 @@ def main():
         print("%s: %s" % (job["name"], text), flush=True)
 
     board = pcbnew.BOARD()
-    design_rules(board)
+    design_rules(board, job)
     outline(board, job["width"], job["height"])
     placer = Placer(board, job)
     place(board, job, placer)
@@ -579,12 +604,14 @@ def main():
     failed = route(board, job, placer, codes, spots, progress)
     progress("routed, %d nets failed" % len(failed))
     planes(board, job, codes)
+    # the board file keeps its planes unpoured (KiCad pours them on opening, key B): poured, they were
+    # most of its size; the Gerbers, the report and the pictures are made from the poured board
     pcb_path = os.path.join(out, job["name"] + ".kicad_pcb")
     pcbnew.SaveBoard(pcb_path, board)
     # the planes are poured on the board read back: pcbnew's filler wants a board as it loads one
     board = pcbnew.LoadBoard(pcb_path)
+    board.GetDesignSettings().m_MaxError = mm(PLANE_ARC_ERROR)
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
-    pcbnew.SaveBoard(pcb_path, board)
     counts, _drc = report(board, os.path.join(out, "drc.rpt"))
     progress("DRC: %s" % counts)
     fabrication(board, os.path.join(out, "gerbers"), job["name"])

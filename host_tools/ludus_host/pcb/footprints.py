@@ -1,6 +1,7 @@
 """The two footprints KiCad 6's library lacks, drawn here and written as the library Ludus.pretty
 (hardware/footprints/): the Raspberry Pi Pico soldered flat by its castellations, and the TPS2121's
-VQFN-HR package. Stdlib only: the pcbnew side loads the written files."""
+VQFN-HR package, each from the figures its maker publishes. Stdlib only: the pcbnew side loads the
+written files."""
 
 import os
 
@@ -8,22 +9,31 @@ LIBRARY = "Ludus"
 PICO = "RaspberryPi_Pico"
 TPS2121 = "Texas_RUX0012A_VQFN-HR-12_2x2.5mm_P0.5mm"
 
-# Raspberry Pi Pico datasheet, "Mechanical specification": a 21 x 51 mm module, its 40 pins on a
-# 2.54 mm pitch in two rows 17.78 mm apart, castellated so it can be reflowed flat onto a carrier;
-# the micro-USB connector overhangs the top edge by 1.3 mm. Pin 1 is top left seen from the top,
-# 1-20 down the left side, 21-40 up the right.
+# Raspberry Pi Pico datasheet (build-date 2023), chapter 2, Figure 3 "dimensions of the Raspberry Pi Pico
+# Rev3 board": a 21 x 51 mm module, its 40 pins on a 2.54 mm pitch in two rows 17.78 mm apart (48.26 mm
+# from the first pin to the last), castellations 1.6 mm wide; the micro-USB connector overhangs the top
+# edge by 1.3 mm. Pin 1 is top left seen from the top, 1-20 down the left side, 21-40 up the right.
 PICO_W, PICO_H = 21.0, 51.0
 PICO_ROW_X = 8.89
 PICO_PITCH = 2.54
-PICO_PAD = (3.2, 1.6)  # reaching from inside the header hole to past the module's edge
-PICO_PAD_X = 9.4
+# the pads of Raspberry Pi's own surface-mount footprint for the module (RPi_Pico_SMD_TH, shipped with the
+# Pico's KiCad files, the datasheet's Figure 5): 3.5 x 1.7 mm centred on the header holes' rows, so each
+# reaches from inside the hole's position to 0.14 mm past the module's edge, where the castellation's
+# solder fillet forms
+PICO_PAD = (3.5, 1.7)
+PICO_PAD_X = PICO_ROW_X
 USB_OVERHANG = 1.3
 
-# TPS2121 RUX0012A (2.0 x 2.5 mm, 12 pins at 0.5 mm): five pins down each long side and one at each
-# end, pin 1 top left; to be checked against TI's land pattern before an order (hardware/README.md).
+# TPS2121 in TI's RUX0012A (VQFN-HR, 2.0 x 2.5 mm body, 12 pins at 0.5 mm): TI's land pattern (package
+# drawing MPQF508, "example board layout"), as KiCad's own library draws it for
+# Texas_VQFN-HR-12_2x2.5mm_P0.5mm: the four power pins (1 OUT, 2 IN2, 7 IN1, 8 OUT) are 1.05 x 0.4 mm pads
+# at x = -/+0.675, y = -/+0.35; the eight signal pins 0.2 x 0.6 mm pads at 0.5 mm pitch, four along each
+# short side at y = +/-1.15 (3-6 along the bottom, 9-12 along the top, left to right 3..6 and 12..9).
 RUX_BODY = (2.0, 2.5)
-RUX_PAD = (0.7, 0.25)
-RUX_PAD_X = 1.05
+RUX_POWER_PAD = (1.05, 0.4)
+RUX_POWER_X, RUX_POWER_Y = 0.675, 0.35
+RUX_SIGNAL_PAD = (0.2, 0.6)
+RUX_SIGNAL_Y = 1.15
 
 
 def pico_pads() -> list[tuple[str, float, float]]:
@@ -38,13 +48,18 @@ def pico_pads() -> list[tuple[str, float, float]]:
 
 def rux_pads() -> list[tuple[str, float, float, float, float]]:
     """(number, x, y, width, height) of the TPS2121's 12 pads."""
-    pads = []
-    for i in range(5):
-        y = -1.0 + 0.5 * i
-        pads.append((str(i + 1), -RUX_PAD_X, y, RUX_PAD[0], RUX_PAD[1]))
-        pads.append((str(11 - i), RUX_PAD_X, y, RUX_PAD[0], RUX_PAD[1]))
-    pads.append(("6", 0.0, 1.5, RUX_PAD[1], RUX_PAD[0]))
-    pads.append(("12", 0.0, -1.5, RUX_PAD[1], RUX_PAD[0]))
+    pw, ph = RUX_POWER_PAD
+    sw, sh = RUX_SIGNAL_PAD
+    pads = [
+        ("1", -RUX_POWER_X, -RUX_POWER_Y, pw, ph),
+        ("2", -RUX_POWER_X, RUX_POWER_Y, pw, ph),
+        ("7", RUX_POWER_X, RUX_POWER_Y, pw, ph),
+        ("8", RUX_POWER_X, -RUX_POWER_Y, pw, ph),
+    ]
+    for k in range(4):
+        x = -0.75 + 0.5 * k
+        pads.append((str(3 + k), x, RUX_SIGNAL_Y, sw, sh))
+        pads.append((str(12 - k), x, -RUX_SIGNAL_Y, sw, sh))
     return sorted(pads, key=lambda p: int(p[0]))
 
 
@@ -78,7 +93,8 @@ def pico_mod() -> str:
     ]
     lines += _rect(-w, -h, w, h, "F.Fab", 0.1)
     lines += _rect(-4.0, -h - USB_OVERHANG, 4.0, -h + 4.5, "F.Fab", 0.1)  # the USB connector
-    lines += _rect(-w - 0.25, -h - USB_OVERHANG - 0.25, w + 0.25, h + 0.25, "F.CrtYd", 0.05)
+    reach = PICO_PAD_X + PICO_PAD[0] / 2  # the pads' outer ends
+    lines += _rect(-reach - 0.25, -h - USB_OVERHANG - 0.25, reach + 0.25, h + 0.25, "F.CrtYd", 0.05)
     lines += _rect(-w - 0.12, -h - 0.12, w + 0.12, h + 0.12, "F.SilkS", 0.12)
     lines.append(
         '  (fp_circle (center %g %g) (end %g %g) (layer "F.SilkS") (width 0.12))'
@@ -104,15 +120,14 @@ def rux_mod() -> str:
         _text("value", TPS2121, h + 1.2, "F.Fab"),
     ]
     lines += _rect(-w, -h, w, h, "F.Fab", 0.1)
-    lines += _rect(-1.7, -2.05, 1.7, 2.05, "F.CrtYd", 0.05)
+    lines += _rect(-1.62, -1.88, 1.62, 1.88, "F.CrtYd", 0.05)
     lines.append(
-        '  (fp_circle (center %g %g) (end %g %g) (layer "F.SilkS") (width 0.12))'
-        % (-1.45, -1.55, -1.35, -1.55)
+        '  (fp_circle (center %g %g) (end %g %g) (layer "F.SilkS") (width 0.12))' % (-1.4, -1.55, -1.3, -1.55)
     )
     for number, x, y, pw, ph in rux_pads():
         lines.append(
-            '  (pad "%s" smd rect (at %g %g) (size %g %g) (layers "F.Cu" "F.Paste" "F.Mask"))'
-            % (number, x, y, pw, ph)
+            '  (pad "%s" smd roundrect (at %g %g) (size %g %g) (layers "F.Cu" "F.Paste" "F.Mask")'
+            " (roundrect_rratio 0.25))" % (number, x, y, pw, ph)
         )
     return "\n".join(lines) + "\n)\n"
 

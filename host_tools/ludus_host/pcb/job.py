@@ -105,6 +105,13 @@ def build_job(name: str, folder: str, library: str) -> dict:
         "keepout_circles": circles,
         "no_vias_under": [ref.PICO],
         "last_nets": ["+3V3", "+3V3_S"],
+        # the LED rail's feed: U3's OUT pins and the bulk capacitors beside them, joined by a wide track
+        # with its vias into the rail's plane
+        "rail_feed": [ref.POWER_MUX, "C5", "C6"],
+        "half_pitch": [ref.POWER_MUX],
+        # the parts the supply's current goes through: jack, polyfuse, reverse-polarity FET, TVS, bulk
+        # capacitor, power mux (hardware/README.md, Power)
+        "power_parts": ["J1", "F1", "Q1", "D1", "C1", ref.POWER_MUX],
         "libraries": {footprints.LIBRARY: library},
         "kicad_footprints": KICAD_FOOTPRINTS,
     }

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from collections.abc import Callable
 
 from ludus_host.circuit import design, netlist
@@ -48,13 +49,41 @@ class PcbFault(Exception):
     """The PCB could not be made, or fails its checks; the message says which and why."""
 
 
+ZIP = "gerbers.zip"
+# a zip's entries carry a date: the earliest a zip can hold, the same every time
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def fab_files(name: str) -> list[str]:
+    """The Gerbers and drill files of board NAME, as named in its gerbers.zip."""
+    out = ["%s-%s.gbr" % (name, layer) for layer in GERBER_LAYERS]
+    return out + ["%s-PTH.drl" % name, "%s-NPTH.drl" % name]
+
+
 def files(name: str) -> list[str]:
     """The files written for board NAME, relative to its pcb folder."""
     out = ["%s.kicad_pcb" % name, "%s.kicad_pro" % name, "positions.csv", "bom.csv", "drc.txt"]
-    out += ["top.svg", "bottom.svg"]
-    out += ["gerbers/%s-%s.gbr" % (name, layer) for layer in GERBER_LAYERS]
-    out += ["gerbers/%s-PTH.drl" % name, "gerbers/%s-NPTH.drl" % name]
-    return out
+    return out + ["top.svg", "bottom.svg", ZIP]
+
+
+def zip_bytes(members: dict[str, str]) -> bytes:
+    """MEMBERS (name: text) as a zip whose bytes depend on nothing else: sorted, one fixed date,
+    deflated at level 9."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for member in sorted(members):
+            info = zipfile.ZipInfo(member, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3  # unix, whatever made it
+            z.writestr(info, members[member].encode("utf-8"), compresslevel=9)
+    return buf.getvalue()
+
+
+def read_zip(path: str) -> dict[str, str]:
+    """The members of a zip written by zip_bytes, as text."""
+    with zipfile.ZipFile(path) as z:
+        return {n: z.read(n).decode("utf-8") for n in z.namelist()}
 
 
 def pcbnew_available() -> bool:
@@ -191,8 +220,15 @@ def generate(name: str, hardware: str = "hardware", progress: Callable[[str], No
             report = json.load(f)
         with open(os.path.join(folder, "circuit.net"), encoding="utf-8") as f:
             nl = netlist.parse(f.read())
-        docs: dict[str, str] = {}
+        docs: dict[str, str | bytes] = {}
+        fab = {}
+        for member in fab_files(name):
+            with open(os.path.join(out, "gerbers", member), encoding="utf-8") as f:
+                fab[member] = normalise_fab(f.read())
         for rel in files(name):
+            if rel == ZIP:
+                docs[rel] = zip_bytes(fab)
+                continue
             src = {
                 "drc.txt": "drc.rpt",
                 "top.svg": "%s-top.svg" % name,
@@ -206,8 +242,6 @@ def generate(name: str, hardware: str = "hardware", progress: Callable[[str], No
                 text = f.read()
             if rel.endswith(".kicad_pcb"):
                 text = normalise_board(text)
-            elif rel.endswith((".gbr", ".drl")):
-                text = normalise_fab(text)
             elif rel == "drc.txt":
                 text = normalise_drc(text)
             else:
@@ -232,12 +266,16 @@ def write_all(
         if rep["failed"] or rep["drc"].get("errors"):
             faults.append("%s: %s; DRC %s" % (name, "; ".join(rep["failed"]) or "routed", rep["drc"]))
         folder = os.path.join(out, name, FOLDER)
-        if os.path.isdir(os.path.join(folder, "gerbers")):
+        if os.path.isdir(os.path.join(folder, "gerbers")):  # where an earlier version kept them unzipped
             shutil.rmtree(os.path.join(folder, "gerbers"))
-        os.makedirs(os.path.join(folder, "gerbers"), exist_ok=True)
-        for rel, text in result["files"].items():
+        os.makedirs(folder, exist_ok=True)
+        for rel, data in result["files"].items():
             path = os.path.join(folder, rel)
-            write_atomically(path, text)
+            if isinstance(data, bytes):
+                with open(path, "wb") as f:
+                    f.write(data)
+            else:
+                write_atomically(path, data)
             written.append(path)
         progress("%s: wrote %d files in %s" % (name, len(result["files"]), folder))
     if faults:
