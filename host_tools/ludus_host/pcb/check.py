@@ -109,8 +109,9 @@ def parse(text: str) -> Board:
 
 
 def narrow_faults(board: Board, nets: tuple[str, ...], width: float, neck_mm: float) -> list[str]:
-    """Tracks of NETS narrower than WIDTH anywhere but within NECK_MM of one of their own pads' edges
-    (where a wide track narrows to enter a small pad), and NETS carried on no track at all."""
+    """Tracks of NETS narrower than WIDTH anywhere but within NECK_MM (plus the pad's half length) of
+    one of their own pads' centres (where a wide track narrows to enter a small pad), and NETS carried
+    on no track at all."""
     faults = []
     pads: dict[str, list[tuple[float, float, float, float]]] = {}
     for fp in board.footprints.values():
@@ -119,8 +120,7 @@ def narrow_faults(board: Board, nets: tuple[str, ...], width: float, neck_mm: fl
 
     def near_pad(net: str, x: float, y: float) -> bool:
         return any(
-            math.hypot(max(abs(x - px) - hw, 0), max(abs(y - py) - hh, 0)) <= neck_mm
-            for px, py, hw, hh in pads.get(net, [])
+            math.hypot(x - px, y - py) <= neck_mm + max(hw, hh) for px, py, hw, hh in pads.get(net, [])
         )
 
     for net in nets:
@@ -183,3 +183,71 @@ def placement_faults(
         if fp is None or math.hypot(fp.x - x, fp.y - y) > led_mm or fp.layer != "F.Cu":
             faults.append("%s is not under its window at (%g, %g)" % (r, x, y))
     return faults
+
+
+def wide_path_faults(
+    board: Board, net: str, refs: tuple[str, ...], width: float, neck_mm: float
+) -> list[str]:
+    """Where the pads of NET on the parts REFS are not joined by tracks at least WIDTH wide (a narrower
+    track counts only within NECK_MM plus its half length of one of those pads' centres: the neck into
+    a small pad): the supply's current path, pad to pad."""
+    pads = [
+        (f"{fp.ref}.{number}", x, y, hw, hh)
+        for fp in board.footprints.values()
+        if fp.ref in refs
+        for number, name, x, y, hw, hh in fp.places
+        if name == net
+    ]
+    if len(pads) < 2:
+        return ["%s: fewer than two pads on %s" % (net, ", ".join(refs))]
+    parent: dict[object, object] = {}
+
+    def find(a: object) -> object:
+        while parent.setdefault(a, a) != a:
+            a = parent[a]
+        return a
+
+    def join(a: object, b: object) -> None:
+        parent[find(a)] = find(b)
+
+    def key(x: float, y: float) -> tuple[int, int]:
+        return round(x * 1000), round(y * 1000)
+
+    def in_neck(x: float, y: float) -> bool:
+        return any(math.hypot(x - px, y - py) <= neck_mm + max(hw, hh) for _, px, py, hw, hh in pads)
+
+    counted = [
+        t
+        for t in board.tracks
+        if t.net == net and (t.width + 1e-6 >= width or (in_neck(t.x0, t.y0) and in_neck(t.x1, t.y1)))
+    ]
+    for k, t in enumerate(counted):
+        join(("t", k), ("t", k))
+        steps = max(1, int(t.length() / 0.25))
+        for s in range(steps + 1):  # the pads the track crosses or ends on
+            x, y = t.x0 + (t.x1 - t.x0) * s / steps, t.y0 + (t.y1 - t.y0) * s / steps
+            for name, px, py, hw, hh in pads:
+                if abs(x - px) <= hw + 1e-3 and abs(y - py) <= hh + 1e-3:
+                    join(name, ("t", k))
+        for j, u in enumerate(counted):  # the tracks it meets end to end or end to side
+            if (
+                j != k
+                and t.layer == u.layer
+                and any(_on_segment(x, y, u) for x, y in ((t.x0, t.y0), (t.x1, t.y1)))
+            ):
+                join(("t", k), ("t", j))
+    groups: dict[object, list[str]] = {}
+    for name, *_ in pads:
+        groups.setdefault(find(name), []).append(name)
+    if len(groups) == 1:
+        return []
+    return [
+        "%s: the wide copper leaves these apart: %s" % (net, " | ".join(" ".join(g) for g in groups.values()))
+    ]
+
+
+def _on_segment(x: float, y: float, t: Track) -> bool:
+    dx, dy = t.x1 - t.x0, t.y1 - t.y0
+    n = dx * dx + dy * dy
+    k = 0.0 if n == 0 else max(0.0, min(1.0, ((x - t.x0) * dx + (y - t.y0) * dy) / n))
+    return math.hypot(t.x0 + k * dx - x, t.y0 + k * dy - y) < 1e-3

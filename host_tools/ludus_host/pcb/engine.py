@@ -24,6 +24,7 @@ USB_NETS = ("VBUS", "VBUS_F")  # routed early: short, and USB's current
 SPACING = 1.5  # mm of routing room kept round each placed part
 CONTROLLER_SPACING = 2.5  # round the controller's parts, where most nets meet
 POWER_SPACING = 4.0  # round the supply's parts: room for a wide track between them
+POWER_EDGE = 5.0
 MOUNT_HOLE = 3.2  # M3
 PLANE_ARC_ERROR = 0.05
 
@@ -59,7 +60,9 @@ class Placer:
             if loaded is None:
                 raise SystemExit("no footprint %s in %s" % (name, folder))
             self.library[footprint] = loaded
-        fp = pcbnew.FOOTPRINT(self.library[footprint])
+        # a duplicate, not a copy: a copy keeps the library footprint's ids, and KiCad then takes every
+        # part of one footprint for the same item (a design-rule marker names the wrong part)
+        fp = self.library[footprint].Duplicate().Cast()
         lib, name = footprint.split(":")
         fp.SetFPID(pcbnew.LIB_ID(lib, name))  # the board names each footprint with its library
         fp.SetReference(ref)
@@ -145,7 +148,19 @@ class Placer:
                     return False
         return True
 
-    def near(self, ref, x, y, rot=0.0, side="bottom", margin=SPACING, step=0.5, limit=60.0, top_clear=None):
+    def near(
+        self,
+        ref,
+        x,
+        y,
+        rot=0.0,
+        side="bottom",
+        margin=SPACING,
+        step=0.5,
+        limit=60.0,
+        top_clear=None,
+        edge=1.0,
+    ):
         """REF at the free spot nearest (X, Y) (a square spiral of STEP mm, out to LIMIT), on the
         routing grid."""
         x, y = round(x / router.PITCH) * router.PITCH, round(y / router.PITCH) * router.PITCH
@@ -158,7 +173,7 @@ class Placer:
             for _, dx, dy in sorted(set(cands)):
                 px, py = x + dx * step, y + dy * step
                 self.put(ref, px, py, rot, side, record=False)
-                if self.fits(ref, margin, top_clear):
+                if self.fits(ref, margin, top_clear, edge):
                     self.record(ref)
                     return px, py
         raise SystemExit("no room for %s near (%.1f, %.1f)" % (ref, x, y))
@@ -209,8 +224,12 @@ def place(board, job, placer):
     for ref in ctl["parts"]:
         if ref in (pico, jack, button):
             continue
-        margin = POWER_SPACING if ref in job["power_parts"] + job["rail_feed"] else CONTROLLER_SPACING
-        x, y = placer.near(ref, px, py, 0, "bottom", margin=margin, limit=150)
+        power = ref in job["power_parts"] + job["rail_feed"]
+        margin = POWER_SPACING if power else CONTROLLER_SPACING
+        # a supply part keeps off the board's edge, where its wide tracks would find no room
+        x, y = placer.near(
+            ref, px, py, 0, "bottom", margin=margin, limit=150, edge=POWER_EDGE if power else 1.0
+        )
         if ref in job["half_pitch"]:
             # a package of 0.5 mm pitch sits half a grid step over, so that a grid node falls on the
             # middle of each of its narrow pads (on the grid, every node between two pads is too near
@@ -460,6 +479,7 @@ def holes(board, spots):
             "MountingHole_3.2mm_M3",
         )
         fp.SetReference("MH%d" % (k + 1))
+        fp.Reference().SetVisible(False)  # the pictures show the holes; their names would cross silk
         fp.SetPosition(point(x, y))
         board.Add(fp)
 

@@ -10,6 +10,11 @@ from ludus_host.circuit import netlist, outputs
 from ludus_host.pcb import footprints
 
 KICAD_FOOTPRINTS = "/usr/share/kicad/footprints"
+# the parts the supply's current goes through: jack, polyfuse, reverse-polarity FET, TVS, bulk capacitor,
+# power mux (ludus_host.circuit.design.power); and the LED rail's feed: U3's OUT pins and the bulk
+# capacitors beside them
+POWER_PARTS = ("J1", "F1", "Q1", "D1", "C1", ref.POWER_MUX)
+RAIL_FEED = (ref.POWER_MUX, "C5", "C6")
 # the wood between a recess or window of the board top and a part that stands above the PCB
 TOP_CLEARANCE_MM = 1.0
 
@@ -107,11 +112,11 @@ def build_job(name: str, folder: str, library: str) -> dict:
         "last_nets": ["+3V3", "+3V3_S"],
         # the LED rail's feed: U3's OUT pins and the bulk capacitors beside them, joined by a wide track
         # with its vias into the rail's plane
-        "rail_feed": [ref.POWER_MUX, "C5", "C6"],
+        "rail_feed": list(RAIL_FEED),
         "half_pitch": [ref.POWER_MUX],
         # the parts the supply's current goes through: jack, polyfuse, reverse-polarity FET, TVS, bulk
         # capacitor, power mux (hardware/README.md, Power)
-        "power_parts": ["J1", "F1", "Q1", "D1", "C1", ref.POWER_MUX],
+        "power_parts": list(POWER_PARTS),
         "libraries": {footprints.LIBRARY: library},
         "kicad_footprints": KICAD_FOOTPRINTS,
     }

@@ -50,6 +50,7 @@ class PcbFault(Exception):
 
 
 ZIP = "gerbers.zip"
+KICAD_ZIP = "kicad.zip"  # the KiCad board and project, to unzip and open in KiCad 6
 # a zip's entries carry a date: the earliest a zip can hold, the same every time
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -62,8 +63,22 @@ def fab_files(name: str) -> list[str]:
 
 def files(name: str) -> list[str]:
     """The files written for board NAME, relative to its pcb folder."""
-    out = ["%s.kicad_pcb" % name, "%s.kicad_pro" % name, "positions.csv", "bom.csv", "drc.txt"]
-    return out + ["top.svg", "bottom.svg", ZIP]
+    return [KICAD_ZIP, "positions.csv", "bom.csv", "drc.txt", "top.svg", "bottom.svg", ZIP]
+
+
+def kicad_files(name: str) -> list[str]:
+    """The KiCad board and project of board NAME, as named in its kicad.zip."""
+    return ["%s.kicad_pcb" % name, "%s.kicad_pro" % name]
+
+
+def board_text(folder: str, name: str) -> str:
+    """The .kicad_pcb text of board NAME whose pcb folder is FOLDER."""
+    return read_zip(os.path.join(folder, KICAD_ZIP))["%s.kicad_pcb" % name]
+
+
+def project(folder: str, name: str) -> dict:
+    """The KiCad project (.kicad_pro, JSON) of board NAME whose pcb folder is FOLDER."""
+    return json.loads(read_zip(os.path.join(folder, KICAD_ZIP))["%s.kicad_pro" % name])
 
 
 def zip_bytes(members: dict[str, str]) -> bytes:
@@ -225,9 +240,19 @@ def generate(name: str, hardware: str = "hardware", progress: Callable[[str], No
         for member in fab_files(name):
             with open(os.path.join(out, "gerbers", member), encoding="utf-8") as f:
                 fab[member] = normalise_fab(f.read())
+        kicad = {}
+        for member in kicad_files(name):
+            with open(os.path.join(out, member), encoding="utf-8") as f:
+                text = f.read()
+            kicad[member] = (
+                normalise_board(text) if member.endswith(".kicad_pcb") else normalise_project(text)
+            )
         for rel in files(name):
             if rel == ZIP:
                 docs[rel] = zip_bytes(fab)
+                continue
+            if rel == KICAD_ZIP:
+                docs[rel] = zip_bytes(kicad)
                 continue
             src = {
                 "drc.txt": "drc.rpt",
@@ -240,9 +265,7 @@ def generate(name: str, hardware: str = "hardware", progress: Callable[[str], No
                 continue
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-            if rel.endswith(".kicad_pcb"):
-                text = normalise_board(text)
-            elif rel == "drc.txt":
+            if rel == "drc.txt":
                 text = normalise_drc(text)
             else:
                 text = normalise_project(text)

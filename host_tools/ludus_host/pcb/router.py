@@ -268,7 +268,7 @@ class Grid:
     def _mark_via(self, i: int, net: int) -> None:
         for layer in range(LAYERS):
             self._claim(net, layer, i, net)
-            self._claim(net, LAYERS + layer, i, net)
+            self._claim(net, LAYERS + layer, i, -net)  # no second via here, of any net
             for j in self._around(i, 1):
                 self._claim(net, layer, j, net)
                 self._claim(net, LAYERS + layer, j, -net)  # two holes 0.5 mm apart: too close, any nets
@@ -573,7 +573,7 @@ class Grid:
         return True
 
     def fanout(
-        self, net: int, sources: list[tuple[int, int]], limit: int = 400, owner: int = 0
+        self, net: int, sources: list[tuple[int, int]], limit: int = 3000, owner: int = 0
     ) -> Route | None:
         """From a pad (SOURCES) to the nearest place a via fits: the pad's way into an inner plane. Its
         copper is claimed by OWNER (default NET)."""
