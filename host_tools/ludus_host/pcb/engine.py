@@ -19,7 +19,7 @@ from ludus_host.pcb import current, render, router
 
 PLANES = {"GND": pcbnew.In1_Cu, "+5V_LED": pcbnew.In2_Cu}
 SUPPLY_NETS = ("JACK+", "JACK_F", "VEXT")  # the jack's path to U3, at the supply's current
-RAIL = "+5V_LED"  # U3's OUT to the LED rail's plane: a wide track and RAIL_VIAS vias
+RAIL = "+5V_LED"  # U3's OUT pins to the LED rail's plane: RAIL_VIAS vias between them
 USB_NETS = ("VBUS", "VBUS_F")  # routed early: short, and USB's current
 SPACING = 1.5  # mm of routing room kept round each placed part
 CONTROLLER_SPACING = 2.5  # round the controller's parts, where most nets meet
@@ -377,7 +377,10 @@ def route(board, job, placer, codes, holes, progress):
         grid.block_rect(x0 + 3.5, y0 + 1.5, x1 - 3.5, y1 - 1.5, layers=(1,))
     wide = current.SUPPLY_TRACK_MM
     rail = number.get(RAIL)
-    feed = [p for p in by_net.get(rail, []) if p.ref in job["rail_feed"]]
+    # U3's OUT pins feed the LED rail's plane each through vias of their own beside the pin: the
+    # supply's current split over RAIL_VIAS vias, where a wide track round the chip would wall in its
+    # signal pins
+    feed = [p for p in by_net.get(rail, []) if p.ref == job["rail_feed"][0]]
     order = []
     for net, ps in by_net.items():
         name = name_of[net]
@@ -398,16 +401,16 @@ def route(board, job, placer, codes, holes, progress):
         order.append((first, span, name, n))
     order.sort(key=lambda o: o[:3])
     nets = [o[3] for o in order]
-    if len(feed) >= 2:
-        nets.insert(0, router.Net(rail, feed, wide, stitch=current.RAIL_VIAS))
     failed = []
     routes = []
     for name in PLANES:
         net = number.get(name)
         for p in by_net.get(net, []):
-            if len(p.layers) == 2 or (len(feed) >= 2 and p in feed):
-                continue  # a through-hole pad reaches the plane itself; the feed has its own vias
-            grid.fanout_pad(p)
+            if len(p.layers) == 2:
+                continue  # a through-hole pad reaches the plane itself
+            for _ in range(-(-current.RAIL_VIAS // len(feed)) if p in feed else 1):
+                grid.fanout_pad(p)
+    grid.names = name_of
     done, left = grid.route_all(nets, progress)
     for n in nets:
         routes.append((n.net, done[n.net]))
@@ -497,16 +500,14 @@ def design_rules(board, job):
     # the vertices in the inner layers' Gerbers; the filler keeps each clearance whatever the error
     ds.m_MaxError = mm(PLANE_ARC_ERROR)
     supply = pcbnew.NETCLASSPTR("Supply")
-    supply.SetDescription(
-        "the jack's path and the LED rail's feed: IPC-2221 width for %g A" % current.SUPPLY_A
-    )
+    supply.SetDescription("the jack's path to U3: IPC-2221 width for %g A" % current.SUPPLY_A)
     supply.SetClearance(mm(router.CLEARANCE))
     supply.SetTrackWidth(mm(current.SUPPLY_TRACK_MM))
     supply.SetViaDiameter(mm(router.VIA))
     supply.SetViaDrill(mm(current.VIA_DRILL_MM))
     ds.GetNetClasses().Add(supply)
     names = supply.NetNames()
-    for name in SUPPLY_NETS + (RAIL,):
+    for name in SUPPLY_NETS:
         names.insert(name)
 
 

@@ -11,8 +11,8 @@ from ludus_host.pcb import footprints
 
 KICAD_FOOTPRINTS = "/usr/share/kicad/footprints"
 # the parts the supply's current goes through: jack, polyfuse, reverse-polarity FET, TVS, bulk capacitor,
-# power mux (ludus_host.circuit.design.power); and the LED rail's feed: U3's OUT pins and the bulk
-# capacitors beside them
+# power mux (ludus_host.circuit.design.power); and the LED rail's feed: U3, whose OUT pins reach the
+# rail's plane through vias of their own, and the bulk capacitors beside it
 POWER_PARTS = ("J1", "F1", "Q1", "D1", "C1", ref.POWER_MUX)
 RAIL_FEED = (ref.POWER_MUX, "C5", "C6")
 # the wood between a recess or window of the board top and a part that stands above the PCB

@@ -292,6 +292,9 @@ def write_all(
         if os.path.isdir(os.path.join(folder, "gerbers")):  # where an earlier version kept them unzipped
             shutil.rmtree(os.path.join(folder, "gerbers"))
         os.makedirs(folder, exist_ok=True)
+        for old in sorted(set(os.listdir(folder)) - set(files(name))):  # what an earlier version wrote
+            if os.path.isfile(os.path.join(folder, old)):
+                os.remove(os.path.join(folder, old))
         for rel, data in result["files"].items():
             path = os.path.join(folder, rel)
             if isinstance(data, bytes):

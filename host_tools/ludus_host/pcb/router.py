@@ -69,8 +69,6 @@ class Net:
     net: int
     pads: list[Pad]
     width: float = TRACK
-    # vias to add along a wide track into an inner plane (the LED rail's feed), and that plane's net
-    stitch: int = 0
     # pads of the same net joined after PADS with TRACK-wide tracks (a wide net's small-signal pads)
     tail: list[Pad] = field(default_factory=list)
 
@@ -125,6 +123,7 @@ class Grid:
         self.fanout_routes: dict[int, Route] = {}
         self.fanout_pads: dict[int, str] = {}
         self.fanout_failed: list[int] = []
+        self.names: dict[int, str] = {}  # net numbers' names, for progress reports
         self.stubs: dict[tuple[int, int], tuple[float, float]] = {}  # node: the centre of a small pad
         self._frozen = False
         self._edge()
@@ -352,6 +351,8 @@ class Grid:
             rounds += 1
             net = queue.pop(0)
             n = by_net[net]
+            if self.names:
+                progress("rip-up round %d: %s (%d waiting)" % (rounds, self.names.get(net, net), len(queue)))
             r, missed = self._route_net(n, soft=False)
             if not missed:
                 routes[net] = r
@@ -398,8 +399,6 @@ class Grid:
             wide = (n.width, neck)
         penalty = CONFLICT_COST + rounds
         result = self.route(n.net, groups, anchors, soft=soft, wide=wide, penalty=penalty)
-        if n.stitch and not result[1]:
-            self._stitch(n, result[0])
         if n.tail and not result[1]:
             # the small-signal pads, joined thin to the wide copper's pads
             tree = {k for g in groups for k in g}
@@ -517,45 +516,12 @@ class Grid:
                 return False
         return True
 
-    def _stitch(self, n: Net, route: Route) -> None:
-        # vias from the wide track into the plane: on track nodes where a via fits, at least 2 mm apart
-        placed: list[tuple[float, float]] = []
-        pts = []
-        for _layer, x0, y0, x1, y1, _w in route.segments:
-            steps = int(max(abs(x1 - x0), abs(y1 - y0)) / PITCH)
-            for s in range(steps + 1):
-                t = s / steps if steps else 0
-                pts.append((round((x0 + (x1 - x0) * t) / PITCH), round((y0 + (y1 - y0) * t) / PITCH)))
-        for ix, iy in pts:
-            if len(placed) >= n.stitch:
-                break
-            i = iy * self.nx + ix
-            xy = self.xy(i)
-            if any(math.dist(xy, p) < 2.0 for p in placed):
-                continue
-            if all(
-                self.via[la][i] in (0, n.net) and self.track[la][i] in (0, n.net) for la in range(LAYERS)
-            ) and self._via_only_own(i, n.net):
-                self._mark_via(i, n.net)
-                route.vias.append(xy)
-                placed.append(xy)
-
-    def _via_only_own(self, i: int, net: int) -> bool:
-        # a via here comes near no other net's claim: its neighbours hold nothing of another net
-        for la in range(LAYERS):
-            for j in list(self._around(i, 1)) + list(self._around(i, 2)) + [i]:
-                for g in (la, LAYERS + la):
-                    for claim in self.claims[g].get(j, ()):
-                        if self.alias.get(abs(claim), abs(claim)) != net:
-                            return False
-        return True
-
     def fanout_pad(self, pad: Pad) -> bool:
         """PAD's way into its plane (see fanout), owned by a number of its own; False when there is no
         room for it yet (route_all tries again once the nets are routed)."""
         owner = FANOUT_BASE + len(self.fanouts)
         self.alias[owner] = pad.net
-        self.fanouts[owner] = (pad.net, self.pad_nodes(pad))
+        self.fanouts[owner] = (pad.net, self.pad_nodes(pad))  # each call its own via, none shared
         self.fanout_pads[owner] = "%s.%s" % (pad.ref, pad.number)
         return self._fanout_again(owner)
 
@@ -628,7 +594,9 @@ class Grid:
             # the cost of stepping onto J (-1: impassable)
             if reach is not None and j not in neck:  # type: ignore[operator]
                 if soft:
-                    total = 0.0
+                    # through others' copper at the price of one node: the swath's nodes are not
+                    # charged one by one, or a wide net would pay for its width many times over
+                    fought = False
                     for dx, dy in reach:
                         k = self._offset(j, dx, dy)
                         if k is None:
@@ -636,8 +604,8 @@ class Grid:
                         c = self._soft_cost(layer, k, net, soft)
                         if c < 0:
                             return -1
-                        total += c
-                    return total
+                        fought = fought or c > 0
+                    return self._conflict(layer, j, net, soft) if fought else 0
                 return 0 if self._wide_free(layer, j, net, reach) else -1
             if soft:
                 return self._soft_cost(layer, j, net, soft)
