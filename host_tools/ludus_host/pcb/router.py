@@ -347,12 +347,24 @@ class Grid:
         progress("first pass: %d of %d nets routed" % (len(nets) - len(queue), len(nets)))
         rounds = 0
         given_up: list[int] = []
+        # a plane pad with no room for its via waits its turn like a net
+        queue += [owner for owner in self.fanout_failed if owner not in queue]
         while queue and rounds < RIP_UP_ROUNDS:
             rounds += 1
             net = queue.pop(0)
-            n = by_net[net]
             if self.names:
-                progress("rip-up round %d: %s (%d waiting)" % (rounds, self.names.get(net, net), len(queue)))
+                name = self.fanout_pads.get(net) or self.names.get(net, net)
+                progress("rip-up round %d: %s (%d waiting)" % (rounds, name, len(queue)))
+            if net in self.fanouts:
+                if self._fanout_again(net):
+                    continue
+                victims = self._fanout_soft(net, CONFLICT_COST + rounds)
+                if victims is None:
+                    given_up.append(net)
+                    continue
+                self._reroute(victims, by_net, routes, queue)
+                continue
+            n = by_net[net]
             r, missed = self._route_net(n, soft=False)
             if not missed:
                 routes[net] = r
@@ -365,28 +377,87 @@ class Grid:
                 routes[net] = Route()
                 given_up.append(net)
                 continue
-            for v in sorted(victims):
-                self.rip_up(v)
-                if v in by_net:
-                    routes[v] = Route()
-            for v in sorted(victims):
-                if v in self.fanouts:
-                    self._fanout_again(v)
-                    continue
-                rv, mv = self._route_net(by_net[v], soft=False)
-                routes[v] = rv
-                if mv:
-                    self.rip_up(v)
-                    routes[v] = Route()
-                    if v not in queue:
-                        queue.append(v)
+            self._reroute(victims, by_net, routes, queue)
         for owner in list(self.fanout_failed):
             self._fanout_again(owner)
-        failed = sorted(set(queue) | set(given_up))
+        failed = sorted({n for n in set(queue) | set(given_up) if n in by_net})
         for net in failed:  # what copper of it still fits, so that the report names only the gaps
             routes[net], _ = self._route_net(by_net[net], soft=False)
         progress("rip-up and reroute: %d rounds, %d nets left unrouted" % (rounds, len(failed)))
         return routes, failed
+
+    def _reroute(self, victims: set[int], by_net: dict[int, Net], routes: dict[int, Route], queue: list[int]):
+        # the nets and plane vias a net crossed: ripped up, routed again, and queued when they fail
+        for v in sorted(victims):
+            self.rip_up(v)
+            if v in by_net:
+                routes[v] = Route()
+        for v in sorted(victims):
+            if v in self.fanouts:
+                if not self._fanout_again(v) and v not in queue:
+                    queue.append(v)
+                continue
+            rv, mv = self._route_net(by_net[v], soft=False)
+            routes[v] = rv
+            if mv:
+                self.rip_up(v)
+                routes[v] = Route()
+                if v not in queue:
+                    queue.append(v)
+
+    def _fanout_soft(self, owner: int, penalty: int) -> set[int] | None:
+        """The plane pad OWNER's way to a via through others' copper, at a price per node fought over
+        (as a net's soft route); its copper committed, the owners it crossed returned (None: no way)."""
+        net, sources = self.fanouts[owner]
+        heap: list[tuple[float, int, int, int, tuple[int, int] | None]] = []
+        came: dict[tuple[int, int], tuple[int, int] | None] = {}
+        best: dict[tuple[int, int], float] = {}
+        for layer, i in sources:
+            heapq.heappush(heap, (0.0, 0, layer, i, None))
+        expanded = 0
+        while heap and expanded < LONG_SEARCH:
+            g, is_via, layer, i, parent = heapq.heappop(heap)
+            key = (layer, i)
+            if is_via:  # the cheapest place for the via
+                path = [key]
+                while came[path[-1]] is not None:
+                    path.append(came[path[-1]])  # type: ignore[arg-type]
+                path.reverse()
+                victims = self._crossed(net, path, None)
+                for g2, j in [(LAYERS + la, i) for la in range(LAYERS)] + [(la, i) for la in range(LAYERS)]:
+                    for near in [j, *self._around(j, 1)]:
+                        for claim in self.claims[g2].get(near, ()):
+                            if self.alias.get(abs(claim), abs(claim)) != net:
+                                victims.add(abs(claim))
+                victims.discard(owner)
+                for v in sorted(victims):
+                    self.rip_up(v)
+                result = Route()
+                self._commit(owner, path, result)
+                self._mark_via(i, owner)
+                result.vias.append(self.xy(i))
+                self.fanout_routes[owner] = result
+                if owner in self.fanout_failed:
+                    self.fanout_failed.remove(owner)
+                return victims
+            if key in came:
+                continue
+            came[key] = parent
+            expanded += 1
+            vc = self._soft_via_cost(i, net, penalty)
+            if vc >= 0:
+                heapq.heappush(heap, (g + vc + 0.5, 1, layer, i, parent))
+            for j in self._around(i, 1):
+                if (layer, j) in came:
+                    continue
+                c = self._soft_cost(layer, j, net, penalty)
+                if c < 0:
+                    continue
+                ng = g + 1 + c
+                if ng < best.get((layer, j), 1e18):
+                    best[(layer, j)] = ng
+                    heapq.heappush(heap, (ng, 0, layer, j, key))
+        return None
 
     def _route_net(self, n: Net, soft: bool, rounds: int = 0):
         groups = [self.pad_nodes(p) for p in n.pads]
