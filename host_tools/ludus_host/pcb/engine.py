@@ -389,7 +389,15 @@ def route(board, job, placer, codes, holes, progress):
         xs = [p.x for p in ps]
         ys = [p.y for p in ps]
         span = max(xs) - min(xs) + max(ys) - min(ys)
-        first = 0 if name in SUPPLY_NETS + USB_NETS else (2 if name in job["last_nets"] else 1)
+        # first the power mux's own small nets and USB's, whose pins leave them one way out; then the
+        # supply's wide nets, which can go round; then the rest, the 3.3 V rails last
+        mux = any(p.ref == job["rail_feed"][0] for p in ps)
+        if name in SUPPLY_NETS:
+            first = 1
+        elif mux or name in USB_NETS:
+            first = 0
+        else:
+            first = 3 if name in job["last_nets"] else 2
         if name in SUPPLY_NETS:
             # wide between the parts the supply's current goes through, thin to the rest (dividers,
             # decoupling)

@@ -33,7 +33,7 @@ LONG_SEARCH = 400000  # and a second one, round whatever is in the way
 # negotiated congestion: the price of a node another net holds, and what each fight adds to it
 CONFLICT_COST = 30
 HISTORY_COST = 15
-RIP_UP_ROUNDS = 400  # nets routed again, at most, before the router gives up
+RIP_UP_ROUNDS = 150  # nets routed again, at most, before the router gives up
 NECK_MM = 1.6  # a wide net narrows to TRACK this close to its own pads' centres
 FANOUT_BASE = 1 << 20  # owners of the planes' pad fanouts: above every net number
 
