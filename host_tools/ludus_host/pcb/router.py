@@ -665,9 +665,9 @@ class Grid:
             # the cost of stepping onto J (-1: impassable)
             if reach is not None and j not in neck:  # type: ignore[operator]
                 if soft:
-                    # through others' copper at the price of one node: the swath's nodes are not
-                    # charged one by one, or a wide net would pay for its width many times over
-                    fought = False
+                    # through others' copper at the price of its dearest node: the swath's nodes are
+                    # not charged one by one, or a wide net would pay for its width many times over
+                    worst = 0.0
                     for dx, dy in reach:
                         k = self._offset(j, dx, dy)
                         if k is None:
@@ -675,8 +675,8 @@ class Grid:
                         c = self._soft_cost(layer, k, net, soft)
                         if c < 0:
                             return -1
-                        fought = fought or c > 0
-                    return self._conflict(layer, j, net, soft) if fought else 0
+                        worst = max(worst, c)
+                    return worst
                 return 0 if self._wide_free(layer, j, net, reach) else -1
             if soft:
                 return self._soft_cost(layer, j, net, soft)
@@ -778,9 +778,12 @@ class Grid:
                 result.segments.append((end[0], sx, sy, x, y, TRACK))
         reach = self._reach(width) if wide else None
         for layer, i in path:
-            if self.track[layer][i] not in (0, self.alias.get(net, net)):
-                self.history[i] += 1  # fought over: dearer next time
+            own = self.alias.get(net, net)
             wide_here = reach if (wide and i not in wide[1]) else None
+            for dx, dy in wide_here or ((0, 0),):
+                k = self._offset(i, dx, dy)
+                if k is not None and self.track[layer][k] not in (0, own):
+                    self.history[k] += 1  # fought over: dearer next time
             self._mark_track_node(layer, i, net, wide_here)
         start = 0
         for k in range(1, len(path) + 1):
