@@ -36,6 +36,7 @@ HISTORY_COST = 15
 RIP_UP_ROUNDS = 150  # nets routed again, at most, before the router gives up
 NECK_MM = 1.6  # a wide net narrows to TRACK this close to its own pads' centres
 FANOUT_BASE = 1 << 20  # owners of the planes' pad fanouts: above every net number
+TABU_COST = 500  # a node of a net this one has traded rip-ups with
 
 
 @dataclass
@@ -124,6 +125,8 @@ class Grid:
         self.fanout_pads: dict[int, str] = {}
         self.fanout_failed: list[int] = []
         self.names: dict[int, str] = {}  # net numbers' names, for progress reports
+        self.ripped: dict[tuple[int, int], int] = {}  # (net, net it ripped up): how often
+        self.tabu: dict[int, set[int]] = {}  # net: the nets it must not rip up again but at a high price
         self.stubs: dict[tuple[int, int], tuple[float, float]] = {}  # node: the centre of a small pad
         self._frozen = False
         self._edge()
@@ -370,7 +373,11 @@ class Grid:
                 routes[net] = r
                 continue
             self.rip_up(net)
+            # two nets that have ripped each other up: the next one to route keeps off the other
+            self.tabu[net] = {v for (a, v) in self.ripped if a == net and self.ripped.get((v, net))}
             r, missed, victims = self._route_net(n, soft=True, rounds=rounds)  # type: ignore[misc]
+            for v in victims:
+                self.ripped[(net, v)] = self.ripped.get((net, v), 0) + 1
             routes[net] = r
             if missed:  # no way even through others: give up on it
                 self.rip_up(net)
@@ -751,8 +758,15 @@ class Grid:
         return self._conflict(layer, j, net, penalty)
 
     def _conflict(self, g: int, j: int, net: int, penalty: int) -> float:
-        # the price of taking node J of grid G from the nets holding it
-        return penalty + HISTORY_COST * self.history[j]
+        # the price of taking node J of grid G from the nets holding it: dearer by far from a net that
+        # NET and it have already ripped each other up over (two nets taking turns)
+        cost = penalty + HISTORY_COST * self.history[j]
+        tabu = self.tabu.get(net)
+        if tabu:
+            for claim in self.claims[g].get(j, ()):
+                if abs(claim) in tabu:
+                    return cost + TABU_COST
+        return cost
 
     def _soft_via_cost(self, i: int, net: int, penalty: int) -> float:
         total = 0.0
