@@ -356,7 +356,7 @@ class Grid:
             rounds += 1
             net = queue.pop(0)
             if self.names:
-                name = self.fanout_pads.get(net) or self.names.get(net, net)
+                name = self.fanout_pads.get(net) or self.names.get(net) or str(net)
                 progress("rip-up round %d: %s (%d waiting)" % (rounds, name, len(queue)))
             if net in self.fanouts:
                 if self._fanout_again(net):
