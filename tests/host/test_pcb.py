@@ -143,9 +143,13 @@ def test_the_supply_path_and_the_led_rails_feed_are_as_wide_as_their_current_nee
     # current (IPC-2221 for the vias' barrels) and split between the pins
     outs = [p for p in board.footprints[job.RAIL_FEED[0]].places if p[1] == "+5V_LED"]
     assert len(outs) == 2
-    for _number, _net, x, y, _hw, _hh in outs:
-        near = [v for v in board.vias if v[0] == "+5V_LED" and math.hypot(v[1] - x, v[2] - y) < 3.5]
-        assert len(near) >= current.RAIL_VIAS / 2
+    near = {
+        (v[1], v[2])
+        for _number, _net, x, y, _hw, _hh in outs
+        for v in board.vias
+        if v[0] == "+5V_LED" and math.hypot(v[1] - x, v[2] - y) < 4
+    }
+    assert len(near) >= current.RAIL_VIAS
     assert current.RAIL_VIAS * current.via_amps() >= current.SUPPLY_A + current.via_amps()
     # the project's net class says so to KiCad too
     classes = pcb.project(_folder(name), name)["net_settings"]["classes"]

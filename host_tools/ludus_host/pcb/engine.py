@@ -416,7 +416,7 @@ def route(board, job, placer, codes, holes, progress):
         for p in by_net.get(net, []):
             if len(p.layers) == 2:
                 continue  # a through-hole pad reaches the plane itself
-            for _ in range(-(-current.RAIL_VIAS // len(feed)) if p in feed else 1):
+            for _ in range(_rail_vias(p, feed)):
                 grid.fanout_pad(p)
     grid.names = name_of
     done, left = grid.route_all(nets, progress)
@@ -448,6 +448,15 @@ def route(board, job, placer, codes, holes, progress):
             v.SetNet(item)
             board.Add(v)
     return failed
+
+
+def _rail_vias(pad, feed) -> int:
+    """How many vias PAD takes into its plane: one, or for U3's OUT pins all but one of RAIL_VIAS on the
+    pin whose neighbour is IN2 (USB's small current) and one on the pin beside IN1, where the supply's
+    wide track comes in."""
+    if pad not in feed:
+        return 1
+    return current.RAIL_VIAS - 1 if pad.number == "1" else 1
 
 
 def outline(board, w, h):
