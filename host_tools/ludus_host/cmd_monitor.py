@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import serial  # type: ignore[import-untyped]  # pyserial (mpremote's own dependency)
 from ludus.errors import LudusError
 
 from ludus_host.args import decimal
@@ -33,6 +32,18 @@ LINE_MAX = 4 * 1024 * 1024  # a line longer than this is cut (the board's are at
 REOPEN_S = 0.25  # between tries to open a port that went away
 SEND_WAIT_S = 15.0  # how long a command waits for a port that went away to come back
 OPEN_WAIT_S = 3.0  # how long a port that is not there at the start is waited for (a board resetting)
+
+
+def _serial() -> Any:
+    # imported when a port is first opened, so the commands that never touch one (play, sim) run
+    # where pyserial (mpremote's own dependency) is not installed
+    import serial  # type: ignore[import-untyped]
+
+    return serial
+
+
+def _port_errors() -> tuple[type[BaseException], ...]:
+    return (_serial().SerialException, OSError, ValueError)
 
 
 class MonitorError(LudusError):
@@ -248,7 +259,7 @@ class Link:
             while self.serial is None:
                 try:
                     self.serial = self._open()
-                except (serial.SerialException, OSError, ValueError) as exc:  # missing, no permission
+                except _port_errors() as exc:  # missing, no permission
                     if getattr(exc, "errno", None) == errno.ENOENT and time.monotonic() < end:
                         time.sleep(REOPEN_S)  # (a board that has just reset: its port comes back)
                         continue
@@ -258,7 +269,7 @@ class Link:
         threading.Thread(target=reader, daemon=True).start()
 
     def _open(self):
-        return serial.Serial(self.port, 115200, timeout=0.2)
+        return _serial().Serial(self.port, 115200, timeout=0.2)
 
     def _take(self, pending, chunk):
         # the complete lines of pending + chunk queued; the rest returned
@@ -300,7 +311,7 @@ class Link:
                 continue
             try:
                 chunk = port.read(min(max(port.in_waiting, 1), READ_MAX))
-            except (serial.SerialException, OSError, TypeError, AttributeError):
+            except _port_errors() + (TypeError, AttributeError):
                 # gone: a real board's USB disconnected, a pty closed (or close() meanwhile)
                 self._lost(port)
                 continue
@@ -323,7 +334,7 @@ class Link:
         while not self.closed:
             try:
                 port = self._open()
-            except (serial.SerialException, OSError, ValueError):
+            except _port_errors():
                 time.sleep(REOPEN_S)
                 continue
             with self.lock:
@@ -362,7 +373,7 @@ class Link:
             try:
                 port.write(data)
                 return
-            except (serial.SerialException, OSError, TypeError, AttributeError):
+            except _port_errors() + (TypeError, AttributeError):
                 self._lost(port)
 
     def close(self) -> None:

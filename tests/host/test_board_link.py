@@ -185,7 +185,7 @@ def test_ludus_games_asks_again_after_a_reset_in_the_middle(tmp_path):
 
     board = PtyBoard(tmp_path / "board", answer)
     try:
-        proc = ludus("games", board.path, "--wait", "10", timeout=60)
+        proc = ludus("games", board.path, "--wait", "30", timeout=90)  # (a loaded CI machine)
     finally:
         board.close()
     assert proc.returncode == 0, proc.stdout + proc.stderr
