@@ -25,7 +25,12 @@ def set_config(device, cmd, link):
         link.error(cmd, 'set_config takes {"config": {...}}: the whole config.json as an object')
         return
     text = json.dumps(new)
-    config, faults = transient("ludus.config").read_config(text)
+    config_mod = transient("ludus.config")
+    config, faults = config_mod.read_config(text)
+    if device.board is not None and not faults and config["board"] == device.config["board"]:
+        fault = config_mod.budget_fault(config["budget_ma"], device.board)
+        if fault:
+            faults.append(fault)
     if faults:
         link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
         return

@@ -205,6 +205,7 @@ class Device:
                 if self.board.sensor_kind == "analog"
                 else None,
                 feed=self._feed,
+                supply=hw.get("supply"),
             )
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
@@ -341,7 +342,8 @@ class Device:
                 app = self.app
                 while wait > SCAN_MS:
                     p.sleep_ms(SCAN_MS)
-                    if app.moved():  # a piece lifted or put down: its tick now, and the ticks from it
+                    # a piece lifted or put down: its tick now, and the ticks from it
+                    if app.moved(p.ticks_ms()):
                         due = p.ticks_ms()
                         wait = 0
                         break

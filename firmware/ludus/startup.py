@@ -73,6 +73,10 @@ def boot(device):
     board = _board(device, config)
     if board is None:
         return
+    fault = transient("ludus.config").budget_fault(config["budget_ma"], board)
+    if fault:  # (the light scene could not run it: the board's own budget instead of no game at all)
+        device._fault("config", fault + ": the board's own budget is used")
+        config["budget_ma"] = None
     device.board = board
     device._feed()
     try:
@@ -191,6 +195,7 @@ def self_test(device):
     low = array("H", [65535] * n if analog else ())  # (an analog channel's range over the readings)
     high = array("H", bytes(2 * n if analog else 0))
     report = {"event": "self_test", "leds": board.led_count, "channels": n}
+    chain = getattr(hw["sensors"], "broken", None)
     try:
         for _ in range(8):
             hw["sensors"].read(levels)
@@ -224,7 +229,10 @@ def self_test(device):
     # every game starts with at least four pieces: fewer on an otherwise empty board are stuck
     stuck = [_channel_name(board, c) for c in on] if 0 < len(on) < 4 else []
     report.update({"on": len(on), "stuck": stuck, "noisy": noisy, "rail": rail})
-    report["ok"] = not (stuck or noisy or rail)
+    broken = bool(hw["sensors"].broken) if chain is not None else False
+    if chain is not None:
+        report["chain"] = "broken" if broken else "ok"  # (the byte past the last chip: ludus.hw.shift)
+    report["ok"] = not (stuck or noisy or rail or broken)
     device._say(report)
     if not report["ok"]:
         bad = stuck + noisy + rail
