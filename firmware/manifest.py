@@ -3,6 +3,10 @@
 # Written by `python -m ludus_host.packaging` from the file list package.json also has: do not
 # edit by hand. opt=3 leaves out asserts and line numbers, as mpy-cross -O3 would.
 
+# the port's own frozen modules first: without them the build has no _boot.py (which mounts
+# the file system, where main.py and config.json live) and no rp2 module
+include("$(PORT_DIR)/boards/manifest.py")
+
 metadata(
     description="Ludus: the rules cores and referee of a sensing board for Ludo and Chinese Checkers",
     version="0.1.0",
@@ -70,6 +74,7 @@ package("ludus", files=(
     "ludo/turn.py",
     "ludo/why.py",
     "outcome.py",
+    "outgoing.py",
     "record/__init__.py",
     "record/actions.py",
     "record/codec.py",
@@ -77,6 +82,7 @@ package("ludus", files=(
     "record/journal.py",
     "record/native.py",
     "record/players.py",
+    "record/readback.py",
     "referee/__init__.py",
     "referee/adapter.py",
     "referee/checkers.py",

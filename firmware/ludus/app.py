@@ -15,7 +15,7 @@ import json
 from array import array
 
 from ludus.referee.core import Referee, default_scene
-from ludus.runtime import const
+from ludus.runtime import const, transient
 
 FRAME_MS = const(40)  # the LED frame rate while anything blinks: 25 frames a second
 
@@ -26,7 +26,8 @@ class App:
     ludus.record.journal.Journal. buzzer: play(cue, now), tick(now), or None. out: one JSON line per
     event. seed: the dice seed (None: drawn per game from os.urandom). finished(record): called with
     each game's record as it ends, after the journal has it (the device's season, ludus.device).
-    calibration: an analog board's ludus.sensing.calibration.Calibration."""
+    calibration: an analog board's ludus.sensing.calibration.Calibration. feed: called now and then
+    while an unfinished game is restored (the watchdog's feed)."""
 
     def __init__(
         self,
@@ -41,6 +42,8 @@ class App:
         seed=None,
         finished=None,
         calibration=None,
+        feed=None,
+        supply=None,
     ):
         self.board = board
         self.sensors = sensors
@@ -55,7 +58,17 @@ class App:
         # a digital board's sensors read again between ticks (moved()); an analog board's levels differ
         # a little on every reading, so it waits for its ticks
         self.peek = None if analog else array("B", bytes(board.channel_count))
-        scene = default_scene(board, config["budget_ma"])
+        # a chain of shift registers tells a broken data line from an empty board (ludus.hw.shift)
+        self.chained = getattr(sensors, "broken", None) is not None
+        self.cut = False  # the chain reads broken: the referee waits, and it was said
+        # The LEDs' current: config's budget_ma (the supply's figure) only while the supply-sense pin
+        # says the external supply feeds the board; on USB alone, at most the board's USB budget. A
+        # board without the pin is taken to be on USB (hardware/README.md, "Power").
+        self.supply = supply
+        self.usb_ma = board.led_budget_ma()
+        self.supply_ma = config["budget_ma"] or self.usb_ma
+        self.external = 0
+        scene = default_scene(board, self._budget())
         scene.set_brightness(config["brightness"])
         bots = players = None
         if config["bots"] or config["names"]:
@@ -74,21 +87,32 @@ class App:
             calibration=calibration,
         )
         self.finished = finished
+        if supply is not None and supply.value():
+            self.external = 1
+            self.referee.scene.set_budget(self._budget())
         self.frame = bytearray(3 * board.led_count)
         self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS
         self.kept = 0  # the journal's count of the current game's actions
         self.start_due = None  # a new game's start state, written to the journal at the next tick
         self.unkept = False  # the journal refused a write of this game (full): said once
-        state = journal.state()
-        if state is not None:
-            self.referee.restore(state)
-            self.kept = len(self.referee.record.actions)
-            self._say({"event": "journal", "restored": self.kept})
+        if feed is not None:
+            feed()  # (a referee takes about a second to build on a Pico)
+        if journal.unfinished():
+            # the unfinished game, streamed from flash into the record and replayed, the watchdog
+            # fed as it goes (docs/journal.md, "Restoring"); an error here ends it as unrestorable
+            # (ludus.device)
+            transient("ludus.startup").restore(self, journal, feed)
 
     def step(self, now_ms):
         """One tick of the board. True if anything happened (an event, the scene changed)."""
         self.sensors.read(self.levels)
+        if self.chained and (self.sensors.broken or self.cut):
+            if self._chain_cut():
+                return False
+        supply = self.supply
+        if supply is not None and supply.value() != self.external:
+            self._power(supply.value(), now_ms)
         ref = self.referee
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
         # the frame first, then the bookkeeping (a move's record, the journal, the USB lines): the
@@ -116,12 +140,46 @@ class App:
             self.buzzer.tick(now_ms)
         return bool(changed or events)
 
-    def moved(self):
+    def _chain_cut(self):
+        # True while the sensor chain reads broken: no reading of it is a board's, so the referee is
+        # not ticked (an empty board would look like every piece lifted); said once, and when it mends
+        broken = self.sensors.broken
+        if broken != self.cut:
+            self.cut = broken
+            if broken:
+                self._say(
+                    {
+                        "event": "fault",
+                        "where": "sensors",
+                        "error": "the sensor chain reads nothing past its last chip: its data line or a"
+                        " chip is broken (the game waits until the chain reads again)",
+                    }
+                )
+            else:
+                self._say({"event": "sensors", "ok": True})
+        return broken
+
+    def _budget(self):
+        return self.supply_ma if self.external else min(self.supply_ma, self.usb_ma)
+
+    def _power(self, external, now_ms):
+        # the supply came or went: the budget follows, the next frame is rendered under it at once
+        self.external = 1 if external else 0
+        budget = self._budget()
+        scene = self.referee.scene
+        if scene is not None and scene.budget_ma != budget:
+            scene.set_budget(budget)
+            self.last_frame = now_ms - FRAME_MS
+        self._say({"event": "power", "supply": "external" if external else "usb", "budget_ma": budget})
+
+    def moved(self, now_ms):
         """Whether the sensors read otherwise than at the last step, on a board that was still: read
         between ticks, so that a lifted piece is taken in at once rather than at the next tick (the
         referee's settle time then runs from that reading). False for an analog board, and while a
         change is already being taken in (a flickering sensor must not call for a tick every time).
+        The die button is sampled too (ludus.hw.button: a quick tap seen for as long as it lasts).
         Allocates nothing."""
+        self.button.sample(now_ms)
         peek = self.peek
         if peek is None or self.referee.occ.busy():
             return False

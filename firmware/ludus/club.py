@@ -92,7 +92,7 @@ def count(files, rules, record, game):
 def sync(files, rules, journal):
     """At boot: the newest finished game in the journal counted, if the power went after the journal
     ended it and before season.json had it. (kind, season, note) as count() gives them."""
-    from ludus.record.journal import end_of, seats_of
+    from ludus.record.readback import end_of, seats_of
 
     games = journal.finished(1, actions=False)
     if not games:

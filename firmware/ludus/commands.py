@@ -1,14 +1,20 @@
-"""The USB link's commands that change the board's settings or read what it keeps: set_config,
-new_game, bots, names, season, games, journal, file (docs/usb-protocol.md). Each is a function of the
-device it acts on (ludus.device.Device), the command and the link.
+"""The USB link's commands but for the few the device answers itself (levels, frame, light): what
+the board is and how it runs (hello, help, state, stats, config, stop, reset), its settings
+(set_config, new_game, bots, names, season, file) and what it keeps (games, journal, journal_clear)
+(docs/usb-protocol.md). Each is a function of the device it acts on (ludus.device.Device), the
+command and the link.
 
 They are used now and then, never in the middle of a move, so where the firmware's code sits in the
 heap (`ludus flash`'s files mode, ludus.runtime.CODE_IN_RAM) this module is loaded for each command
 and dropped again: its code would otherwise take a few KB of a Ludo game's heap for good."""
 
+import gc
 import json
+import sys
 
-from ludus.runtime import const, transient
+from ludus import MICROPYTHON_VERSION, __version__
+from ludus.link import PROTOCOL
+from ludus.runtime import const, mem_free, transient
 
 MAX_FILE = const(16384)  # the most text the `file` command takes for one file
 
@@ -19,7 +25,12 @@ def set_config(device, cmd, link):
         link.error(cmd, 'set_config takes {"config": {...}}: the whole config.json as an object')
         return
     text = json.dumps(new)
-    config, faults = transient("ludus.config").read_config(text)
+    config_mod = transient("ludus.config")
+    config, faults = config_mod.read_config(text)
+    if device.board is not None and not faults and config["board"] == device.config["board"]:
+        fault = config_mod.budget_fault(config["budget_ma"], device.board)
+        if fault:
+            faults.append(fault)
     if faults:
         link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
         return
@@ -134,11 +145,65 @@ def games(device, cmd, link):
     if not isinstance(last, int) or isinstance(last, bool) or last < 0:
         link.error(cmd, "last must be a whole number of games, not %r" % (last,))
         return
-    records = device.journal.records(min(last, device.config["games_kept"]))
-    for k in range(len(records)):
-        link.reply(cmd, {"ok": True, "game": k, "record": records[k]})
-        device._feed()  # (a host slow to read holds each line up to 0.5 s)
-    link.reply(cmd, {"ok": True, "count": len(records), "done": True})
+    # one game at a time: its record read from flash and written out piece by piece, so that neither
+    # its actions' texts nor its JSON are ever whole in the heap (a long Ludo game's line is 20 KB)
+    journal = device.journal
+    sent = 0
+    for where in journal.finished_games(min(last, device.config["games_kept"])):
+        record = journal.record_at(where, device._feed)
+        if record is None:
+            continue
+        if not _send_record(device, cmd, link, sent, record):
+            return  # (a host that stopped reading: the rest would wait for it in vain)
+        sent += 1
+        record = None
+        gc.collect()
+    link.reply(cmd, {"ok": True, "count": sent, "done": True})
+
+
+def _send_record(device, cmd, link, k, record):
+    # {"reply": "games", "id": ..., "ok": true, "game": k, "record": "<the record's JSON>"}
+    writer = device.writer
+    if writer is None:  # (a platform whose lines go elsewhere: the whole line at once)
+        link.reply(cmd, {"ok": True, "game": k, "record": record.to_json()})
+        return True
+    head = {"reply": cmd.get("cmd")}
+    if "id" in cmd:
+        head["id"] = cmd["id"]
+    head.update({"ok": True, "game": k})
+    out = _Pieces(writer, device._feed)
+    out.put(json.dumps(head)[:-1] + ', "record": "')
+    record.write_json(out)  # (each piece escaped: the record's JSON is a string in the reply's)
+    out.put('"}\n')
+    return out.flush()
+
+
+class _Pieces:
+    # the record's JSON, piece by piece as the codec makes it, escaped and gathered into writes of
+    # about 256 bytes (one per action would cost more than the writing), the watchdog fed at each
+    def __init__(self, writer, feed):
+        self.writer = writer
+        self.feed = feed
+        self.parts = []
+        self.size = 0
+        self.ok = True
+
+    def write(self, text):
+        self.put(json.dumps(text)[1:-1])
+
+    def put(self, text):
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= 256:
+            self.flush()
+
+    def flush(self):
+        if self.ok and self.parts:
+            self.feed()
+            self.ok = self.writer.send("".join(self.parts), self.feed)
+        self.parts = []
+        self.size = 0
+        return self.ok
 
 
 def journal(device, cmd, link):
@@ -148,6 +213,27 @@ def journal(device, cmd, link):
     if state is not None and "seed" in state:
         state["seed"] = None
     link.reply(cmd, {"ok": True, "state": state, "full": device.journal.full})
+
+
+def journal_clear(device, cmd, link):
+    # every block of the journal erased (the unfinished game and the finished ones with it), then a
+    # reset; works in safe mode too, the way back from a game that cannot be restored
+    journal = device.journal
+    if journal is not None:
+        flash = journal.flash
+    else:
+        kb = (device.config or transient("ludus.config").defaults())["journal_kb"]
+        if kb < 8:
+            link.error(cmd, "no journal on flash to clear")
+            return
+        flash = device.platform.journal_flash(kb)
+    count = flash.ioctl(4, 0)
+    for n in range(count):
+        flash.ioctl(6, n)
+        device._feed()  # (45 ms an erase, up to 400)
+    device.journal = None
+    link.reply(cmd, {"ok": True, "erased": count, "restart": True})
+    device._reset_after_reply()
 
 
 def file(device, cmd, link):
@@ -186,4 +272,110 @@ def file(device, cmd, link):
         return
     device.platform.write_file(name, whole)
     link.reply(cmd, {"ok": True, "written": len(whole), "restart": True})
+    device._reset_after_reply()
+
+
+# ---- the board's own state (docs/usb-protocol.md) --------------------------------------------------
+
+
+def hello(device, cmd, link):
+    config = device.config or {}  # (none yet when boot failed before reading config.json)
+    out = {
+        "ok": True,
+        "protocol": PROTOCOL,
+        "firmware": __version__,
+        "micropython": MICROPYTHON_VERSION,
+        "board": config.get("board"),
+        "game": config.get("game"),
+        "safe_mode": device.safe,
+        "recovery": device.recovery,
+        "platform": device.platform.name,
+        "test_hooks": device.hooks is not None,
+        "reset_cause": device.cause,
+    }
+    _where(device, out)  # (a host that comes back learns where the game is)
+    link.reply(cmd, out)
+
+
+def _where(device, out):
+    # the referee's phase and situation, and the actions so far, of the game in play
+    if device.app is not None:
+        ref = device.app.referee
+        out["referee"] = ref.describe()
+        out["actions"] = len(ref.record.actions) if ref.record is not None else 0
+
+
+def resync(device):
+    """A host that read nothing for a while (lines were dropped) reads again: a `hello` event tells it
+    how many lines it missed and where the game is."""
+    writer = device.writer
+    ev = {"event": "hello", "dropped": writer.dropped - device.told_dropped}
+    device.told_dropped = writer.dropped
+    _where(device, ev)
+    device._say(ev)
+
+
+def help(device, cmd, link):
+    link.reply(cmd, {"ok": True, "commands": list(device_commands())})
+
+
+def device_commands():
+    return sys.modules["ludus.device"]._COMMANDS
+
+
+def state(device, cmd, link):
+    ref = device.app.referee
+    out = {"ok": True, "referee": ref.describe()}
+    if ref.game is not None:
+        out["position"] = ref.game.notation()
+        out["actions"] = len(ref.record.actions)
+        out["commitment"] = ref.record.seed_sha256
+    link.reply(cmd, out)
+
+
+def stats(device, cmd, link):
+    s = dict(device.stats)
+    if s["ticks"] < 1024 and s["ticks"]:
+        s["mean_us"] = s["window_us"] // s["ticks"]
+    del s["window_us"]
+    s["worst_step_us"], s["worst_rest_us"] = device.worst_parts
+    j = device.journal
+    journal = None
+    if j is not None:
+        journal = {
+            "erases": j.erases,
+            "programmed": j.programmed,
+            "full": j.full,
+            "blocks": j.count,
+            "ready": len(j.ready),
+        }
+    writer = device.writer
+    link.reply(
+        cmd,
+        {
+            "ok": True,
+            "tick": s,
+            "free": mem_free(),
+            "journal": journal,
+            "link": {
+                "received": link.received,
+                "refused": link.refused,
+                "dropped": writer.dropped if writer is not None else 0,
+                "stalls": writer.stalls if writer is not None else 0,
+            },
+        },
+    )
+
+
+def config(device, cmd, link):
+    link.reply(cmd, {"ok": True, "config": device.config})
+
+
+def stop(device, cmd, link):
+    link.reply(cmd, {"ok": True})
+    raise sys.modules["ludus.device"].Stop("stopped by the stop command")
+
+
+def reset(device, cmd, link):
+    link.reply(cmd, {"ok": True})
     device._reset_after_reply()

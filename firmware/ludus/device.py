@@ -20,9 +20,8 @@ import sys
 from array import array
 from binascii import hexlify
 
-from ludus import MICROPYTHON_VERSION, __version__
 from ludus.heap import collect, drop_chain, lead_collections
-from ludus.link import PROTOCOL, Link
+from ludus.link import Link
 from ludus.runtime import CODE_IN_RAM, MICROPYTHON, const, mem_free, transient
 
 TICK_MS = const(20)  # 50 ticks a second
@@ -45,8 +44,10 @@ PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has bee
 # Ludo game fills about 3) then never wait for an erase, which stalls the CPU 45 ms
 JOURNAL_AHEAD = const(4)
 ERROR_GRB = b"\x00\x60\x00"  # red, as G R B (ludus.startup marks a failed self-test's cells so too)
+_BITES_CLEAR_MS = const(10000)  # a loop running this long counts the watchdog's resets afresh
 # the commands of ludus.commands (settings and what the board keeps), loaded for each use in files mode
-_SETTINGS_COMMANDS = ("set_config", "new_game", "bots", "names", "season", "games", "journal", "file")
+# the commands the device answers itself, often (a mirror polls them); ludus.commands has the rest
+_OWN_COMMANDS = ("levels", "frame", "light")
 _COMMANDS = (
     "hello",
     "help",
@@ -60,6 +61,7 @@ _COMMANDS = (
     "season",
     "games",
     "journal",
+    "journal_clear",
     "levels",
     "frame",
     "light",
@@ -71,7 +73,8 @@ _COMMANDS = (
 
 def _commands():
     # ludus.commands: loaded for each use where code sits in the heap, kept where it is read in place
-    # (ludus.runtime.CODE_IN_RAM)
+    # (ludus.runtime.CODE_IN_RAM): most commands are seldom sent, and their code would hold some
+    # KB of a game's heap for good
     if CODE_IN_RAM:
         return transient("ludus.commands")
     return __import__("ludus.commands", None, None, ("_",))
@@ -102,6 +105,9 @@ class Device:
     def __init__(self, platform, out=None, seed=None):
         self.platform = platform
         self.out = out if out is not None else print
+        self.own_out = out is None  # (then the USB port's own writer, once the link is made)
+        self.writer = None  # that writer (ludus.link.LineWriter)
+        self.told_dropped = 0  # lines dropped that a `hello` event has owned up to
         self.seed = seed  # dice seed for tests (None: drawn per game from os.urandom)
         self.app = None
         self.wdt = None
@@ -130,6 +136,10 @@ class Device:
         self.parts = None  # the `file` command's parts so far: [name, text, ...]
         self.builds = 0  # apps built so far (the loop starts again with each)
         self.hooks = None  # ludus_testhooks, on a tree staged with `ludus flash --test-hooks` only
+        self.cause = "power_on"  # why the chip started, and the watchdog's resets in a row (boot)
+        self.bites = 0
+        self.recovery = False  # safe mode with the journal's game kept, not restored
+        self.started_ms = 0  # when the loop began with a game (its watchdog resets then forgotten)
 
     # ---- boot --------------------------------------------------------------------------------------
 
@@ -138,10 +148,21 @@ class Device:
         build the loop. Sets safe mode (never raises) when the board cannot run. The work is
         ludus.startup's, loaded for the boot and dropped again: its code is not needed once the loop
         runs, and with `.mpy` files it would hold 2.7 KB of the game's heap."""
-        if self.link is None:  # (first: the link answers even when nothing else can start, this too)
-            self.link = Link(self.platform.usb(), self.out)
+        self._make_link()  # (first: the link answers even when nothing else can start, this too)
         drop_chain()  # (built again once the game is: _build_app)
         transient("ludus.startup").boot(self)
+
+    def _make_link(self):
+        if self.link is None:
+            serial = self.platform.usb()
+            if self.own_out and getattr(serial, "room", None) is not None:
+                # the lines out wait for room rather than for the host: one that opens the port and
+                # stops reading cannot stall the board (docs/usb-protocol.md)
+                from ludus.outgoing import LineWriter
+
+                self.writer = LineWriter(serial, self.platform)
+                self.out = self.writer.line
+            self.link = Link(serial, self.out)
 
     def _erase_ahead(self):
         # the blocks a whole game needs, erased now rather than in the game's ticks
@@ -167,6 +188,7 @@ class Device:
         hw = self.hw
         self.app = None
         gc.collect()
+        self._feed()
         try:
             self.app = App(
                 self.config,
@@ -182,12 +204,15 @@ class Device:
                 calibration=transient("ludus.startup").calibration(self)
                 if self.board.sensor_kind == "analog"
                 else None,
+                feed=self._feed,
+                supply=hw.get("supply"),
             )
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
             # another firmware wrote): it is ended and kept, and the board starts afresh, once
             if retry and self.journal.unfinished():
-                self._fault("journal", "the unfinished game cannot be restored (%s): it is ended" % (exc,))
+                why = "the unfinished game cannot be restored (%s): it is ended" % (exc,)
+                self._fault("journal", why, _trace(exc))
                 self.journal.end(json.dumps("unrestorable"))
                 self._build_app(False, order)
                 return
@@ -245,15 +270,23 @@ class Device:
         """Boot, then tick for ever. Ctrl-C (KeyboardInterrupt) and the `stop` command end it into
         the REPL, with the watchdog stopped so the board can be worked on."""
         p = self.platform
-        wdt = self.wdt = p.start_watchdog(WATCHDOG_MS)
-        threshold = getattr(gc, "threshold", None)
-        if threshold is not None:  # (MicroPython)
-            threshold(GC_THRESHOLD)
         try:
             try:
-                self.boot()
+                refusal = p.unsupported()
+                if refusal is None:
+                    self.wdt = p.start_watchdog(WATCHDOG_MS)
+                threshold = getattr(gc, "threshold", None)
+                if threshold is not None:  # (MicroPython)
+                    threshold(GC_THRESHOLD)
+                if refusal is None:
+                    self.boot()
+                else:  # (a chip it was not written for: the link only, and no watchdog of ours)
+                    self._make_link()
+                    self._enter_safe(refusal)
             except Exception as exc:  # anything boot did not foresee: safe mode, never the REPL
+                self._make_link()
                 self._enter_safe("boot failed: %s: %s" % (type(exc).__name__, exc), exc)
+            wdt = self.wdt if self.wdt is not None else _Idle()
             p.alive(True)
             while True:
                 try:
@@ -280,6 +313,8 @@ class Device:
                     "message": "the REPL has the board; machine.reset() starts the firmware again",
                 }
             )
+            if self.writer is not None:
+                self.writer.drain(500)
             raise
 
     def _loop(self, wdt):
@@ -288,7 +323,7 @@ class Device:
         # restart's boot, and the board would boot again with half its heap)
         builds = self.builds
         stats = self.stats
-        due = p.ticks_ms()
+        due = self.started_ms = p.ticks_ms()
         while self.safe is None and self.builds == builds:
             self.tick(p.ticks_ms(), wdt)
             due = (due + TICK_MS) & 0x3FFFFFFF  # (a small int on the Pico after ticks wrap, too)
@@ -307,7 +342,8 @@ class Device:
                 app = self.app
                 while wait > SCAN_MS:
                     p.sleep_ms(SCAN_MS)
-                    if app.moved():  # a piece lifted or put down: its tick now, and the ticks from it
+                    # a piece lifted or put down: its tick now, and the ticks from it
+                    if app.moved(p.ticks_ms()):
                         due = p.ticks_ms()
                         wait = 0
                         break
@@ -331,10 +367,18 @@ class Device:
         if cmd is not None:
             self._command(cmd)
             busy = True
+        writer = self.writer
+        if writer is not None and writer.lines:
+            writer.flush()
         wdt.feed()
         if busy:
             self.idle_since = now
             self.dirty_heap = True
+        elif self.bites and (now - self.started_ms) & 0x3FFFFFFF >= _BITES_CLEAR_MS:
+            self.bites = 0  # (the loop has run well: a later reset starts the count again)
+            self.platform.clear_bites()
+        elif writer is not None and writer.dropped != self.told_dropped and not writer.lines:
+            _commands().resync(self)
         elif not self.app.referee.occ.busy():
             # (not while a change is being taken in: the tick that takes it would wait behind an
             # erase or a collection. A collection came GC_AFTER_MS after the last busy tick, and a
@@ -436,17 +480,22 @@ class Device:
             now = p.ticks_ms()
             if (now - said) & 0x3FFFFFFF >= SAFE_REPEAT_MS:
                 said = now
-                self._say(
-                    {
-                        "event": "safe_mode",
-                        "error": self.safe,
-                        "help": 'fix it (ludus config, ludus flash), then send {"cmd": "reset"}',
-                    }
-                )
+                try:
+                    self._say(
+                        {
+                            "event": "safe_mode",
+                            "error": self.safe,
+                            "help": 'fix it (ludus config, ludus flash), then send {"cmd": "reset"}',
+                        }
+                    )
+                except MemoryError:  # (said again in 10 s: safe mode must not fail on what it says)
+                    pass
             if self.link is not None:
                 cmd = self.link.poll()
                 if cmd is not None:
                     self._command(cmd)
+            if self.writer is not None:
+                self.writer.flush()
             self._error_frame(now)
             wdt.feed()
             p.sleep_ms(TICK_MS * 5)
@@ -465,15 +514,18 @@ class Device:
         self._fault("safe_mode", reason, _trace(exc) if exc is not None else None)
 
     def _error_frame(self, now):
-        # every fourth LED red, blinking twice a second: unlike anything a game shows
+        # every fourth LED red, blinking twice a second: unlike anything a game shows; in recovery
+        # (a game kept, not restored) amber, once a second
+        half = 500 if self.recovery else 250
         hw = self.hw
         if hw is None or self.board is None:
-            self.platform.alive((now // 250) & 1)
+            self.platform.alive((now // half) & 1)
             return
         frame = bytearray(3 * self.board.led_count)
-        if (now // 250) & 1:
+        if (now // half) & 1:
             for led in range(0, self.board.led_count, 4):
-                frame[3 * led : 3 * led + 3] = ERROR_GRB
+                # (amber in recovery: a game kept but not restored)
+                frame[3 * led : 3 * led + 3] = b"\x30\x60\x00" if self.recovery else ERROR_GRB
         hw["pixels"].write(frame)
 
     def _show_error(self, ms):
@@ -502,6 +554,7 @@ class Device:
                 link.error(cmd, "not while in safe mode: %s" % (self.safe,))
                 return
             try:
+                gc.collect()  # (a position's notation read on a heap the game has broken up)
                 hooks.command(self, cmd, link)
             except Exception as exc:
                 link.error(cmd, "%s: %s" % (type(exc).__name__, exc))
@@ -520,83 +573,26 @@ class Device:
             "frame",
             "light",
         )
-        if needs_game and self.app is None:
+        if needs_game and self.app is None and not (self.recovery and name in ("journal", "games")):
             link.error(cmd, "not while in safe mode: %s" % (self.safe,))
             return
         try:
-            if name in _SETTINGS_COMMANDS:
-                getattr(_commands(), name)(self, cmd, link)
-            else:
+            if name in _OWN_COMMANDS:
                 getattr(self, "_cmd_" + name)(cmd, link)
+            else:
+                getattr(_commands(), name)(self, cmd, link)
         except (Stop, KeyboardInterrupt):
             raise
         except Exception as exc:  # a command's bad argument: said, and nothing changed
             link.error(cmd, "%s: %s" % (type(exc).__name__, exc))
-
-    def _cmd_hello(self, cmd, link):
-        config = self.config or {}  # (none yet when boot failed before reading config.json)
-        link.reply(
-            cmd,
-            {
-                "ok": True,
-                "protocol": PROTOCOL,
-                "firmware": __version__,
-                "micropython": MICROPYTHON_VERSION,
-                "board": config.get("board"),
-                "game": config.get("game"),
-                "safe_mode": self.safe,
-                "platform": self.platform.name,
-                "test_hooks": self.hooks is not None,
-            },
-        )
-
-    def _cmd_help(self, cmd, link):
-        link.reply(cmd, {"ok": True, "commands": list(_COMMANDS)})
-
-    def _cmd_state(self, cmd, link):
-        ref = self.app.referee
-        out = {"ok": True, "referee": ref.describe()}
-        if ref.game is not None:
-            out["position"] = ref.game.notation()
-            out["actions"] = len(ref.record.actions)
-            out["commitment"] = ref.record.seed_sha256
-        link.reply(cmd, out)
-
-    def _cmd_stats(self, cmd, link):
-        s = dict(self.stats)
-        if s["ticks"] < 1024 and s["ticks"]:
-            s["mean_us"] = s["window_us"] // s["ticks"]
-        del s["window_us"]
-        s["worst_step_us"], s["worst_rest_us"] = self.worst_parts
-        j = self.journal
-        journal = None
-        if j is not None:
-            journal = {
-                "erases": j.erases,
-                "programmed": j.programmed,
-                "full": j.full,
-                "blocks": j.count,
-                "ready": len(j.ready),
-            }
-        link.reply(
-            cmd,
-            {
-                "ok": True,
-                "tick": s,
-                "free": mem_free(),
-                "journal": journal,
-                "link": {"received": link.received, "refused": link.refused},
-            },
-        )
-
-    def _cmd_config(self, cmd, link):
-        link.reply(cmd, {"ok": True, "config": self.config})
 
     def _reset_after_reply(self):
         # a reset rather than a boot in place: the chip starts with its whole heap and fresh
         # peripherals, as at power-up (a boot in place hung the emulated Pico after its `boot` line);
         # the journal keeps the game
         self._feed()
+        if self.writer is not None:
+            self.writer.drain(500, self._feed)
         self.platform.sleep_ms(50)  # (the reply's way out over USB first)
         self.platform.reset()
 
@@ -632,20 +628,12 @@ class Device:
             return
         if self.override is None:
             self.override = app.pixels
-            app.pixels = _Paused()
+            app.pixels = _Idle()
         frame = bytearray(3 * n)
         for led in leds:
             frame[3 * led : 3 * led + 3] = bytes((rgb[1], rgb[0], rgb[2]))
         self.override.write(frame)
         link.reply(cmd, {"ok": True, "lights": leds})
-
-    def _cmd_stop(self, cmd, link):
-        link.reply(cmd, {"ok": True})
-        raise Stop("stopped by the stop command")
-
-    def _cmd_reset(self, cmd, link):
-        link.reply(cmd, {"ok": True})
-        self.platform.reset()
 
 
 class _RamFlash:
@@ -669,7 +657,11 @@ class _RamFlash:
         return 2 if op == 4 else 4096 if op == 5 else None
 
 
-class _Paused:
-    # stands in for the LEDs while the link lights them itself
+class _Idle:
+    # stands in for the LEDs while the link lights them itself, and for the watchdog on a chip the
+    # firmware refuses (its registers are elsewhere)
     def write(self, frame):
+        pass
+
+    def feed(self):
         pass

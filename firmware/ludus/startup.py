@@ -11,15 +11,21 @@ missing or damaged still answers, in safe mode."""
 
 import gc
 import sys
+import time
 from array import array
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL
-from ludus.runtime import mem_free, transient
+from ludus.runtime import MICROPYTHON, const, mem_free, transient
 
 NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
 FAILED_GRB = b"\x00\x60\x00"  # red, as G R B: a cell that failed the self-test (the error pattern's red)
+# Watchdog resets in a row (the chip's count, ludus.hw.pico) after which a boot leaves the journal's
+# unfinished game alone: what bit was most likely its restore, and the journal outlives reflashing.
+# One more in a row and the board does not even load its board: the USB link only.
+_RECOVER_AT = const(2)
+_BARE_AT = const(3)
 
 
 def _test_hooks():
@@ -35,6 +41,7 @@ def boot(device):
     """Device.boot(): sets safe mode (never raises) when the board cannot run."""
     p = device.platform
     device.hooks = _test_hooks()
+    device.cause, device.bites = p.boot_cause()
     gc.collect()
     ev = {
         "event": "boot",
@@ -43,6 +50,8 @@ def boot(device):
         "micropython": MICROPYTHON_VERSION,
         "platform": p.name,
         "free": mem_free(),
+        "reset_cause": device.cause,
+        "watchdog_resets": device.bites,
     }
     if device.hooks is not None:
         ev["test_hooks"] = True
@@ -53,9 +62,21 @@ def boot(device):
     device.config = config
     for fault in faults:
         device._fault("config", fault)
+    if device.bites >= _BARE_AT:
+        # it bit even with the journal's game left alone: nothing more is tried until someone looks
+        device._enter_safe(
+            "the watchdog reset the board %d times in a row: only the USB link runs (send"
+            ' {"cmd": "journal_clear"} or {"cmd": "reset"}, or reflash)' % device.bites
+        )
+        return
+    _fit_journal(device, config)
     board = _board(device, config)
     if board is None:
         return
+    fault = transient("ludus.config").budget_fault(config["budget_ma"], board)
+    if fault:  # (the light scene could not run it: the board's own budget instead of no game at all)
+        device._fault("config", fault + ": the board's own budget is used")
+        config["budget_ma"] = None
     device.board = board
     device._feed()
     try:
@@ -69,6 +90,15 @@ def boot(device):
     # the referee first, while the heap is least broken up; the self-test's scratch after it
     device._open_journal()
     device._feed()
+    if device.bites >= _RECOVER_AT and device.journal.unfinished():
+        # the restore is what most likely bit (the journal outlives reflashing): it is kept, not run
+        device.recovery = True
+        device._enter_safe(
+            "the watchdog reset the board %d times in a row: the unfinished game is kept in the"
+            ' journal but not restored (send {"cmd": "reset"} to try again, {"cmd": "journal"} to'
+            ' read it, {"cmd": "journal_clear"} to drop it)' % device.bites
+        )
+        return
     device._build_app(order=collection_order)  # (this module's, not a second copy of it)
     if device.app is None:  # (safe mode: it said why)
         return
@@ -77,6 +107,22 @@ def boot(device):
     if config["season"]:
         device._season(lambda files, rules: transient("ludus.club").sync(files, rules, device.journal))
     self_test(device)
+
+
+def _fit_journal(device, config):
+    # the journal's flash sits just below the file system: it must not reach into the firmware image
+    # (a frozen build's ends near 0x85000, so 96 KiB or more would erase code)
+    room = device.platform.journal_room_kb()
+    kb = config["journal_kb"]
+    if room is None or kb <= room:
+        return
+    fit = room - room % 4
+    device._fault(
+        "config",
+        "journal_kb %d would overlap the firmware image, which leaves %d KiB below the file system: %s"
+        % (kb, room, ("%d KiB used" % fit) if fit >= 8 else "the journal is kept in RAM only"),
+    )
+    config["journal_kb"] = fit if fit >= 8 else 0
 
 
 def _board(device, config):
@@ -89,7 +135,7 @@ def _board(device, config):
         device._enter_safe("board %r: no boards/%s.json on the device (ludus flash copies it)" % (name, name))
         return None
     try:
-        board = BoardDefinition.load(path)
+        board = BoardDefinition.load(path, device._feed)
     except Exception as exc:  # a damaged file: BoardDefinitionError names the problem
         device._enter_safe("board %r: %s" % (name, exc))
         return None
@@ -149,6 +195,7 @@ def self_test(device):
     low = array("H", [65535] * n if analog else ())  # (an analog channel's range over the readings)
     high = array("H", bytes(2 * n if analog else 0))
     report = {"event": "self_test", "leds": board.led_count, "channels": n}
+    chain = getattr(hw["sensors"], "broken", None)
     try:
         for _ in range(8):
             hw["sensors"].read(levels)
@@ -182,7 +229,10 @@ def self_test(device):
     # every game starts with at least four pieces: fewer on an otherwise empty board are stuck
     stuck = [_channel_name(board, c) for c in on] if 0 < len(on) < 4 else []
     report.update({"on": len(on), "stuck": stuck, "noisy": noisy, "rail": rail})
-    report["ok"] = not (stuck or noisy or rail)
+    broken = bool(hw["sensors"].broken) if chain is not None else False
+    if chain is not None:
+        report["chain"] = "broken" if broken else "ok"  # (the byte past the last chip: ludus.hw.shift)
+    report["ok"] = not (stuck or noisy or rail or broken)
     device._say(report)
     if not report["ok"]:
         bad = stuck + noisy + rail
@@ -270,3 +320,49 @@ def module_order(modules):
                 stack.pop()
                 order.append(top[0])
     return order
+
+
+def restore(app, journal, feed):
+    """The journal's unfinished game into the app's referee (ludus.app.App, as it is built): read
+    straight from flash into the game's record and replayed, feed() called as it goes, the heap
+    collected now and then; a `journal` event says how long each part took and the least heap left.
+    An error is the caller's: ludus.device ends the game as unrestorable."""
+    low = [mem_free(), 0]  # the least heap left after a collection, and the feeds so far
+
+    def fed():
+        # the watchdog fed, and every fourth time the heap collected and its free part noted (about
+        # 10 ms on the RP2040, every few dozen actions)
+        if feed is not None:
+            feed()
+        low[1] += 1
+        if MICROPYTHON and low[1] & 3 == 0:
+            gc.collect()
+            free = mem_free()
+            if free < low[0]:
+                low[0] = free
+
+    t0 = _ms()
+    state = journal.resume(fed)
+    t1 = _ms()
+    if MICROPYTHON:
+        gc.collect()  # (what the read left, out of the way of the game the replay builds)
+    app.referee.restore(state, fed)
+    state = None
+    low[1] = 3
+    fed()
+    app.kept = len(app.referee.record.actions)
+    app._say(
+        {
+            "event": "journal",
+            "restored": app.kept,
+            "read_ms": (t1 - t0) & 0x3FFFFFFF,
+            "replay_ms": (_ms() - t1) & 0x3FFFFFFF,
+            "free_low": low[0],
+        }
+    )
+
+
+def _ms():
+    # time.ticks_ms on MicroPython; a millisecond clock on CPython (whose time the Pico stubs lack)
+    ticks = getattr(time, "ticks_ms", None) or time.perf_counter  # type: ignore[attr-defined]
+    return int(ticks() * (1 if MICROPYTHON else 1000)) & 0x3FFFFFFF

@@ -6,7 +6,7 @@ import argparse
 import math
 import os
 
-from ludus.errors import ascii_digits
+from ludus.errors import LudusError, ascii_digits
 
 
 def is_digits(text, max_digits=9):
@@ -64,6 +64,42 @@ def output_folder(text):
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError("%s is a file, not a folder" % text)
     return text
+
+
+class OverwriteError(LudusError):
+    """An output that names an input of the same command (writing it would destroy what was read), or
+    two outputs that name one file."""
+
+
+def same_file(a: str, b: str) -> bool:
+    """True when the paths a and b name one file: the same file through any links, or, where either
+    does not exist yet, the same place once links are followed."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def inside(path: str, folder: str) -> bool:
+    """True when path is in folder or below it (links followed)."""
+    return os.path.commonpath([os.path.realpath(path), os.path.realpath(folder)]) == os.path.realpath(folder)
+
+
+def refuse_overwriting(outputs: list[tuple[str, str | None]], inputs: list[tuple[str, str | None]]) -> None:
+    """OverwriteError, before any work, if an output (option, path) names one of the inputs (words,
+    path) or another output. '-' (standard input or output) and None (not given) are no file."""
+    outs = [(opt, path) for opt, path in outputs if path and path != "-"]
+    for opt, path in outs:
+        for what, source in inputs:
+            if source and source != "-" and same_file(path, source):
+                raise OverwriteError(
+                    "%s %s is %s, which this command reads: name another file (writing it would"
+                    " destroy it)" % (opt, path, what)
+                )
+    for k, (opt, path) in enumerate(outs):
+        for other, second in outs[k + 1 :]:
+            if same_file(path, second):
+                raise OverwriteError("%s and %s both name %s: name two files" % (opt, other, path))
 
 
 class Parser(argparse.ArgumentParser):

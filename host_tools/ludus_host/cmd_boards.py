@@ -13,7 +13,7 @@ import sys
 from ludus.errors import BoardDefinitionError, ConfigError
 
 from ludus_host import boards
-from ludus_host.args import decimal, output_file, output_folder, whole
+from ludus_host.args import decimal, output_file, output_folder, refuse_overwriting, whole
 from ludus_host.paths import check_json, read_text, write_atomically
 
 
@@ -149,6 +149,7 @@ def run(args):
             )
         return 2 if bad else 0
     if args.action == "draw":
+        refuse_overwriting([("--svg", args.svg)], [("the board definition", args.file)])
         _load(args.file)
         d = boards.load(args.file)
         if args.svg:

@@ -15,7 +15,7 @@ exec:COMMAND, as for `ludus monitor`."""
 import argparse
 import json
 import os
-import queue
+import re
 import select
 import sys
 import time
@@ -23,9 +23,12 @@ import time
 from ludus.calibrate import CalibrationError, Wizard
 from ludus.errors import LudusError
 
-from ludus_host.args import output_folder
-from ludus_host.paths import write_atomically
+from ludus_host.args import output_folder, refuse_overwriting
+from ludus_host.cmd_monitor import AGAIN_S, Link, LinkReset, answers
+from ludus_host.paths import read_text, write_atomically
+from ludus_host.simboard import load_board
 
+OUTPUTS = ("wiring-%s.json", "calibration-%s.json", "levels-%s.svg", "calibration-progress-%s.json")
 PART = 700  # characters of a file per `file` command (a link line holds 1,024 bytes)
 WORDS = {"s": "skip", "l": "light", "n": "nothing"}
 
@@ -44,34 +47,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class SerialPort:
-    """The wizard's port on a real link (ludus_host.cmd_monitor.Link): a command and its reply."""
+    """The wizard's port on a real link (ludus_host.cmd_monitor.Link): a command and its reply. A board
+    that resets (its USB port goes away and comes back) is asked again once it is back."""
 
     def __init__(self, link, wait_s=5.0):
         self.link = link
         self.wait_s = wait_s
         self.ident = 0
 
-    def ask(self, cmd, **fields):
+    def ask(self, cmd, again=True, every_s=None, **fields):
+        """The reply to cmd; CalibrationError if refused or unanswered in wait_s (again, every_s: as
+        for ludus_host.cmd_monitor.answers; LinkReset when the board reset and again is False)."""
         self.ident += 1
         req = {"cmd": cmd, "id": "cal-%d" % self.ident}
         req.update(fields)
-        self.link.send(json.dumps(req))
-        end = time.monotonic() + self.wait_s
-        while time.monotonic() < end:
-            try:
-                line = self.link.lines.get(timeout=0.05)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise CalibrationError("the board's link closed")
-            try:
-                item = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(item, dict) and item.get("id") == req["id"] and "reply" in item:
-                if item.get("ok") is False:
-                    raise CalibrationError("the board refused %s: %s" % (cmd, item.get("error")))
-                return item
+        for item in answers(self.link, req, self.wait_s, again=again, every_s=every_s):
+            if item.get("ok") is False:
+                raise CalibrationError("the board refused %s: %s" % (cmd, item.get("error")))
+            return item
         raise CalibrationError(
             "no answer to %r in %g s: is the Ludus firmware running (ludus monitor PORT)?"
             % (cmd, self.wait_s)
@@ -157,19 +150,36 @@ class TerminalPerson:
 
 def _load(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as exc:
+        return json.loads(read_text(path, "calibration progress", 1024 * 1024))
+    except (LudusError, ValueError, RecursionError) as exc:
         raise LudusError("%s cannot be read (%s): run with --restart to begin again" % (path, exc)) from None
 
 
 def send_file(port, name, text):
-    """A file sent to the board in parts; the board checks it whole, writes it and boots again."""
+    """A file sent to the board in parts; the board checks it whole, writes it and boots again. A
+    reset in the middle (the parts it had are gone) sends it again from its first part."""
     parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
-    reply = None
-    for k, part in enumerate(parts):
-        reply = port.ask("file", name=name, text=part, part=k, more=k < len(parts) - 1)
-    return reply
+    for _ in range(3):
+        try:
+            reply = None
+            for k, part in enumerate(parts):
+                reply = port.ask("file", again=False, name=name, text=part, part=k, more=k < len(parts) - 1)
+            return reply
+        except LinkReset:
+            port.ask("hello", every_s=AGAIN_S)  # (back and listening)
+    raise CalibrationError("%s could not be sent: the board kept starting again" % name)
+
+
+def install(port: SerialPort, wiring: dict, calibration: str | None) -> None:
+    """The wiring map (a dict) and the calibration (text or None) sent to the board, each checked,
+    written and booted with, in turn: the board's USB goes away at each boot and the link opens it
+    again (a hello asked until the board answers)."""
+    send_file(port, "wiring.json", json.dumps(wiring))
+    port.wait_s = 30.0  # (the board boots again after each file)
+    if calibration is not None:
+        port.ask("hello", every_s=AGAIN_S)
+        send_file(port, "calibration.json", calibration)
+    port.ask("hello", every_s=AGAIN_S)
 
 
 def plot_text(rows, width=50):
@@ -220,14 +230,18 @@ def plot_svg(rows, title):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ludus_host.cmd_monitor import Link
-    from ludus_host.simboard import load_board
-
-    link = Link(args.port)
+    link = Link(args.port, note=lambda text: print("(%s)" % text, flush=True))
     port = SerialPort(link)
     try:
-        config = port.ask("config")["config"]
-        name = config["board"]
+        config = port.ask("config").get("config")
+        name = config.get("board") if isinstance(config, dict) else None
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", name):
+            # (it names the files written: a board's word is data from outside)
+            raise LudusError("the board's config names no board this tool can use: %r" % (name,))
+        refuse_overwriting(
+            [("--out", os.path.join(args.out, kind % name)) for kind in OUTPUTS],
+            [("the board definition", args.board)],
+        )
         board = load_board(args.board or name)
         progress_path = os.path.join(args.out, "calibration-progress-%s.json" % name)
         progress = None
@@ -266,12 +280,7 @@ def run(args: argparse.Namespace) -> int:
         if not result["faults"]:
             print("no faults found")
         if not args.no_install:
-            send_file(port, "wiring.json", json.dumps(result["wiring"]))
-            port.wait_s = 30.0  # (the board boots again after each file)
-            if result["calibration"] is not None:
-                port.ask("hello")
-                send_file(port, "calibration.json", result["calibration"])
-            port.ask("hello")
+            install(port, result["wiring"], result["calibration"])
             print("the board has them now, and has started again with them")
         os.remove(progress_path) if os.path.exists(progress_path) else None
         return 0

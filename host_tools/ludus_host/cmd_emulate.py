@@ -17,19 +17,111 @@ While it runs, type on its standard input to handle the pieces:
     clear               every piece taken off
     press | hold        the die button pressed briefly | held for a long press
     cut                 the power cut and back after a second (the flash as it was left)
-    quit                stop (or Ctrl-C; or end of input)"""
+    quit                stop (or Ctrl-C; or end of input)
+
+As a real Pico's, its USB serial goes away when it resets or loses power, and comes back (a new
+pseudo-terminal) once it is up again; --link always names the current one, and the tools open it
+again by that name."""
 
 import os
 import pty
+import select
 import signal
 import sys
 import threading
 import time
 import tty
+from collections.abc import Callable
 
 from ludus.errors import LudusError
 
-from ludus_host.paths import ROOT
+from ludus_host.args import refuse_overwriting
+from ludus_host.paths import ROOT, read_text
+
+DROP_S = 0.5  # how long the USB port is gone at a reset (a Pico's re-enumeration takes about as long)
+
+
+class UsbPort:
+    """The emulated Pico's USB serial: a pseudo-terminal, named by `link` (a symlink kept naming the
+    current one) if given. down() takes it away, as a reset or a power cut takes a Pico's USB away
+    (a tool reading it gets an error, a tool opening it finds nothing); up() makes a new one."""
+
+    def __init__(self, link: str | None = None, say: Callable[[str], None] | None = None):
+        self.link = link
+        self.say = say or (lambda text: None)
+        self.lock = threading.Lock()
+        self.master: int | None = None
+        self.slave: int | None = None
+        self.name: str | None = None
+        if link and os.path.lexists(link) and not os.path.islink(link):
+            raise LudusError("--link %s: it exists and is not a link: name a new path" % link)
+        self.up()
+
+    def up(self) -> None:
+        with self.lock:
+            if self.master is not None:
+                return
+            master, slave = pty.openpty()
+            tty.setraw(slave)  # (the slave kept open here: what the Pico says waits for a tool)
+            os.set_blocking(master, False)
+            name = os.ttyname(slave)
+            self.master, self.slave, self.name = master, slave, name
+            if self.link:
+                tmp = self.link + ".new"
+                try:
+                    if os.path.islink(tmp):
+                        os.unlink(tmp)
+                    os.symlink(name, tmp)
+                    os.replace(tmp, self.link)  # (never a moment with half a link)
+                except OSError as exc:
+                    raise LudusError("--link %s: %s" % (self.link, exc.strerror)) from None
+
+    def down(self) -> None:
+        with self.lock:
+            master, slave = self.master, self.slave
+            if master is None or slave is None:
+                return
+            if self.link and os.path.islink(self.link):
+                os.unlink(self.link)
+            os.close(master)
+            os.close(slave)
+            self.master = self.slave = None
+
+    def back_in(self, seconds: float) -> None:
+        """up() after `seconds`, in a thread of its own, saying where the port is."""
+
+        def again():
+            self.up()
+            self.say("ludus emulate: its USB serial is back, on %s%s" % (self.name, self.linked()))
+
+        threading.Timer(seconds, again).start()
+
+    def linked(self) -> str:
+        return " (%s)" % self.link if self.link else ""
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            if self.master is None:
+                return  # the port is gone: what the Pico says meanwhile is lost, as on a real one
+            try:
+                os.write(self.master, data)
+            except OSError:
+                pass  # nobody has the port open and its buffer is full: dropped, as a USB host away would
+
+    def read(self, timeout: float) -> bytes:
+        """Bytes a tool wrote (b"" if none in `timeout` s, or while the port is gone)."""
+        master = self.master
+        if master is None:
+            time.sleep(timeout)
+            return b""
+        try:
+            ready, _, _ = select.select([master], [], [], timeout)
+            with self.lock:
+                if not ready or self.master != master:
+                    return b""
+                return os.read(master, 4096)
+        except (OSError, ValueError):
+            return b""
 
 
 def add_arguments(parser):
@@ -55,13 +147,11 @@ def _setup(args):
 
     from ludus_host.simboard import load_board
 
-    text = None
-    if args.config:
-        try:
-            with open(args.config) as f:
-                text = f.read()
-        except OSError as exc:
-            raise LudusError("cannot read %s: %s" % (args.config, exc.strerror)) from None
+    refuse_overwriting(
+        [("--flash-image", args.flash_image), ("--link", args.link)],
+        [("the config", args.config), ("the wiring map", args.wiring)],
+    )
+    text = read_text(args.config, "config", 1024 * 1024) if args.config else None
     config, faults = read_config(text)
     faults = [f for f in faults if not f.startswith("no config.json")]
     if faults:
@@ -121,17 +211,7 @@ def run(args):
     os.makedirs(os.path.dirname(os.path.abspath(image)), exist_ok=True)
     if args.erase and os.path.exists(image):
         os.unlink(image)
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-    os.set_blocking(master, False)
-    port = os.ttyname(slave)
-    if args.link:
-        if os.path.islink(args.link):
-            os.unlink(args.link)
-        try:
-            os.symlink(port, args.link)
-        except OSError as exc:
-            raise LudusError("--link %s: %s" % (args.link, exc.strerror)) from None
+    port = UsbPort(args.link, say=lambda text: print(text, flush=True))
     emu = pico.EmulatedPico(
         board,
         config,
@@ -143,12 +223,20 @@ def run(args):
     stop = threading.Event()
 
     def to_port(text):
-        try:
-            os.write(master, text.encode("latin1"))
-        except BlockingIOError:
-            pass  # nobody has the port open and its buffer is full: dropped, as a USB host away would
+        port.write(text.encode("latin1"))
 
     emu.on_usb = to_port
+
+    def noted(msg):
+        # a reset or a power cut: the USB port goes away, and comes back once the Pico is up again
+        if "reset" in msg or msg.get("power") == "off":
+            port.down()
+            what = "resets (%s)" % msg["reset"] if "reset" in msg else "is off"
+            print("ludus emulate: the Pico %s: its USB serial goes away" % what, flush=True)
+        if "reset" in msg or msg.get("power") == "on":
+            port.back_in(DROP_S)
+
+    emu.on_note = noted
 
     def request(**req):
         with lock:
@@ -157,17 +245,10 @@ def run(args):
                 emu.request(op="go")
 
     def from_port():
-        import select
-
         while not stop.is_set():
-            ready, _, _ = select.select([master], [], [], 0.2)
-            if ready:
-                try:
-                    data = os.read(master, 4096)
-                except (BlockingIOError, OSError):
-                    continue
-                if data:
-                    request(op="usb", data=data.decode("latin1"))
+            data = port.read(0.2)
+            if data:
+                request(op="usb", data=data.decode("latin1"))
 
     def controls():
         down = set()
@@ -208,7 +289,7 @@ def run(args):
 
     print(
         "ludus emulate: an emulated Pico (%s board%s) on %s%s"
-        % (name, ", ROMFS build" if args.romfs else "", port, " (%s)" % args.link if args.link else "")
+        % (name, ", ROMFS build" if args.romfs else "", port.name, port.linked())
     )
     print("  its flash: %s; type put/lift/press/cut/quit (ludus emulate --help)" % image, flush=True)
 
@@ -240,8 +321,5 @@ def run(args):
         except pico.PicoError as exc:
             print("ludus emulate: the flash could not be saved: %s" % exc, file=sys.stderr)
         emu.close()
-        if args.link and os.path.islink(args.link):
-            os.unlink(args.link)
-        os.close(master)
-        os.close(slave)
+        port.down()
     return 0

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+from ludus_host.args import OverwriteError, inside
 from ludus_host.device_tree import FlashError, operations, stage
 from ludus_host.paths import ROOT, read_text
 
@@ -37,6 +38,11 @@ def add_arguments(parser):
         help="files mode: keep line numbers in tracebacks (costs 7.5 KB of heap in a Ludo game)",
     )
     parser.add_argument(
+        "--clear-journal",
+        action="store_true",
+        help="also erase the journal's flash: the game kept there and the finished games are lost",
+    )
+    parser.add_argument(
         "--mpremote",
         default=None,
         help="the mpremote command to run (default: this Python's mpremote module)",
@@ -44,6 +50,11 @@ def add_arguments(parser):
 
 
 def run(args):
+    if args.stage and args.config and inside(args.config, args.stage):
+        raise OverwriteError(
+            "--config %s is inside --stage %s, which is emptied first: keep the config elsewhere"
+            % (args.config, args.stage)
+        )
     config_text = read_text(args.config, "config") if args.config else None
     if args.stage:
         tree = stage(args.stage, config_text, args.mode, args.march, args.test_hooks, args.lines or None)
@@ -55,7 +66,7 @@ def run(args):
     where = os.path.join(ROOT, "build", "device-" + args.mode)
     if True:
         tree = stage(where, config_text, args.mode, args.march, args.test_hooks, args.lines or None)
-        ops = operations(tree, args.port)
+        ops = operations(tree, args.port, args.clear_journal)
         print(
             "%s: %d files, %d bytes (%s mode, board %s)"
             % (

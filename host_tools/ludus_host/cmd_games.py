@@ -9,14 +9,14 @@ Records are saved as game-<commitment>.json: fetching again finds the same names
 once however often it is fetched. PORT is a serial port or exec:COMMAND, as for `ludus monitor`."""
 
 import argparse
-import json
 import os
-import queue
-import time
 
 from ludus.errors import LudusError
+from ludus.record import GameRecord
 
 from ludus_host.args import decimal, output_folder, whole
+from ludus_host.cmd_monitor import Link, LinkReset, answers
+from ludus_host.cmd_season import text_of
 from ludus_host.paths import write_atomically
 
 
@@ -43,40 +43,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _ask(link, cmd, until, wait):
+def _ask(link, cmd, until, wait, again=True):
     """Send cmd and collect its reply lines (several for `games`) until the last; GamesError for an
-    error reply or none in `wait` seconds."""
-    link.send(json.dumps(cmd))
+    error reply or none in `wait` seconds. If the board resets meanwhile (its port goes away and comes
+    back), the question is asked again (again=False: a command that changes the board is not: it is
+    said instead)."""
     replies = []
-    end = time.monotonic() + wait
-    while time.monotonic() < end:
-        try:
-            line = link.lines.get(timeout=0.1)
-        except queue.Empty:
-            continue
-        if line is None:
-            raise GamesError("the board's link closed before it answered %r" % cmd["cmd"])
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue  # REPL text, a boot banner: not the link's
-        if not isinstance(item, dict) or item.get("reply") != cmd["cmd"] or item.get("id") != cmd["id"]:
-            continue  # the game's events, other replies
-        if item.get("ok") is False:
-            raise GamesError("the board refused %r: %s" % (cmd["cmd"], item.get("error")))
-        replies.append(item)
-        if until(item):
-            return replies
+    generation = getattr(link, "generation", 0)
+    try:
+        for item in answers(link, cmd, wait, again=again):
+            if getattr(link, "generation", 0) != generation:  # (asked again: the answer begins again)
+                generation = link.generation
+                replies = []
+            if item.get("ok") is False:
+                raise GamesError("the board refused %r: %s" % (cmd["cmd"], item.get("error")))
+            replies.append(item)
+            if until(item):
+                return replies
+    except LinkReset:
+        raise GamesError(
+            "the board started again while it was asked %r: look whether it was done" % cmd["cmd"]
+        ) from None
     raise GamesError(
         "no answer to %r from the board in %g s: is the Ludus firmware running (ludus monitor PORT)?"
         % (cmd["cmd"], wait)
     )
 
 
-def summary(text):
+def summary(text: object) -> tuple[str, GameRecord | None]:
     """(line, record or None): one line of words for a record the board gave, and the record."""
-    from ludus.record import GameRecord
-
+    if not isinstance(text, str):
+        return "a record that is not text (%s)" % type(text).__name__, None
     try:
         record = GameRecord.from_json(text)
     except LudusError as exc:
@@ -100,28 +97,65 @@ def summary(text):
     )
 
 
-def save(directory, text, record):
+def save(directory: str, text: str, record: GameRecord) -> tuple[str, bool]:
     """The record saved as DIR/game-<commitment>.json, unless that file already holds it: (path, new)."""
     path = os.path.join(directory, "game-%s.json" % record.seed_sha256[:16])
     text = text if text.endswith("\n") else text + "\n"
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
+    if os.path.isfile(path):  # (only a regular file is read: a named pipe there would never answer)
+        with open(path, "rb") as f:
+            if f.read(len(text.encode()) + 1) == text.encode():
                 return path, False
     write_atomically(path, text)
     return path, True
 
 
-def run(args: argparse.Namespace) -> int:
-    from ludus_host.cmd_monitor import Link
-    from ludus_host.cmd_season import text_of
+def season_table(reply: dict) -> dict | None:
+    """The season table of a `season` reply, checked field by field (the board's words are data from
+    outside); None when the board keeps none; GamesError naming what is wrong."""
+    table = reply.get("season")
+    if table is None:
+        return None
 
+    def whole(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def bad(what):
+        return GamesError("the board's season cannot be read: %s" % what)
+
+    if not isinstance(table, dict) or not isinstance(reply.get("rules"), str):
+        raise bad("not a table with its rules")
+    rows = table.get("standings")
+    if not isinstance(rows, list):
+        raise bad("no standings")
+    for row in rows:
+        if not (
+            isinstance(row, dict)
+            and isinstance(row.get("player"), str)
+            and all(whole(row.get(k)) for k in ("rank", "points", "games"))
+            and isinstance(row.get("places"), list)
+            and all(whole(n) for n in row["places"])
+            and isinstance(row.get("tied"), bool)
+        ):
+            raise bad("a row of the standings is not rank, player, points, games, places, tied")
+    ties = table.get("ties")
+    if not isinstance(ties, list) or not all(
+        isinstance(g, list) and all(isinstance(n, str) for n in g) for g in ties
+    ):
+        raise bad("ties are not groups of names")
+    if not whole(table.get("games")) or not isinstance(table.get("playoffs"), list):
+        raise bad("no count of games and play-offs")
+    if table.get("champion") is not None and not isinstance(table["champion"], str):
+        raise bad("the champion is not a name")
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
     if args.save:
         try:
             os.makedirs(args.save, exist_ok=True)
         except OSError as exc:
             raise GamesError("--save %s: %s" % (args.save, exc.strerror or exc)) from None
-    link = Link(args.port)
+    link = Link(args.port, note=lambda text: print("(%s)" % text, flush=True))
     try:
         cmd = {"cmd": "games", "id": "ludus-games"}
         if args.last is not None:
@@ -141,19 +175,24 @@ def run(args: argparse.Namespace) -> int:
             print("%d new record%s saved in %s" % (saved, "" if saved == 1 else "s", args.save))
         if args.season or args.new_season:
             (reply,) = _ask(link, {"cmd": "season", "id": "ludus-season"}, lambda item: True, args.wait)
-            if reply.get("season") is None:
+            table = season_table(reply)
+            if table is None:
                 print("the board keeps no season (ludus config --set season=danish, or the season command)")
             else:
-                print(text_of(reply["season"], reply["rules"]))
+                print(text_of(table, reply["rules"]))
             if args.new_season:
-                if reply.get("season") is None:
+                if table is None:
                     raise GamesError("--new-season: the board keeps no season to begin anew")
                 (new,) = _ask(
-                    link, {"cmd": "season", "id": "ludus-new", "new": True}, lambda item: True, args.wait
+                    link,
+                    {"cmd": "season", "id": "ludus-new", "new": True},
+                    lambda item: True,
+                    args.wait,
+                    again=False,
                 )
                 print(
                     "a new %s season begins on the board; the old one is kept there as %s"
-                    % (new["rules"], new.get("kept_as"))
+                    % (new.get("rules"), new.get("kept_as"))
                 )
     finally:
         link.close()

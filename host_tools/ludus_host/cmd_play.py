@@ -8,7 +8,8 @@ import sys
 from ludus.errors import BoardDefinitionError, NotationError
 
 from ludus_host.args import is_digits, whole
-from ludus_host.paths import read_text
+from ludus_host.paths import board_names, read_text
+from ludus_host.sim_words import log_line, prompt
 from ludus_host.simboard import Simulator, load_board, parse_script
 
 
@@ -24,6 +25,11 @@ def add_arguments(parser):
         choices=("full", "lights", "none"),
         default="full",
         help="LED frames: lit cells and GRB bytes (full), lit cells only, or none",
+    )
+    parser.add_argument(
+        "--words",
+        action="store_true",
+        help="the events as sentences, as the simulator's page writes them, instead of JSON lines",
     )
     parser.add_argument(
         "--analog", action="store_true", help="simulate analog sensors that count stacked pieces"
@@ -71,6 +77,8 @@ def run(args):
     board = load_board(args.board, args.wiring)
     actions = parse_script(text, board)
     if args.pico:
+        if args.words:
+            raise NotationError("ludus play --pico compares JSON events: leave out --words")
         return _on_the_pico(args, text, board, args.board)
     try:
         sim = Simulator(
@@ -92,6 +100,14 @@ def run(args):
             % (board.name, args.game, len(lines), "; ".join(lines[:2]))
         ) from None
     out = sys.stdout
+    if args.words:
+        sim.narrate = True
+        for item in sim.run(actions):
+            if "words" in item:
+                out.write(log_line(item["t"], item["words"]) + "\n")
+        out.write(log_line(sim.now, "Now: " + prompt(sim.referee)) + "\n")
+        out.flush()
+        return 0
     for item in sim.run(actions):
         out.write(json.dumps(item) + "\n")
     out.flush()
@@ -111,7 +127,7 @@ def _on_the_pico(args, text, board, board_name):
         raise NotationError(
             "ludus play --pico: only the defaults of --seed, --analog, --settle-ms, --turn-clock"
         )
-    if os.sep in board_name or board_name.endswith(".json"):
+    if board_name not in board_names():
         raise NotationError("ludus play --pico: name a shipped board (checkers, ludo52, ...), not a file")
     items, ticks = tape.record(text, board_name, args.game)
     steps = pico.session_from_ticks(ticks, board)

@@ -20,7 +20,7 @@ from ludus.errors import LudusError, NotationError
 from ludus.ludo.geometry import COLOURS
 from ludus.ludo.season import Season, points_of, rules_of
 
-from ludus_host.args import output_file
+from ludus_host.args import output_file, refuse_overwriting
 from ludus_host.paths import write_atomically
 
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
@@ -139,6 +139,9 @@ def csv_of(result):
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_overwriting(
+        [("--csv", args.csv), ("--json", args.json)], [("a record", path) for path in args.records]
+    )
     try:
         points = points_of(args.rules)
     except LudusError as exc:

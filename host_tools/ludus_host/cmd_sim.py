@@ -12,6 +12,7 @@ Ctrl-C stops it."""
 
 import asyncio
 import errno
+import ipaddress
 import socket
 import sys
 import webbrowser
@@ -91,10 +92,36 @@ def listen(host, port):
     return sock
 
 
-def url_of(sock, host):
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def url_of(sock: socket.socket, host: str) -> str:
+    """The address to open: the one given, or, listening on every address, the one other machines
+    reach this one at (127.0.0.1 when it has none)."""
     port = sock.getsockname()[1]
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[%s]" % host if ":" in host else host)
-    return "http://%s:%d/" % (shown, port)
+    shown = (outward_address(sock.family) or "127.0.0.1") if host in EVERY_ADDRESS else host
+    return "http://%s:%d/" % ("[%s]" % shown if ":" in shown else shown, port)
+
+
+def outward_address(family: int = socket.AF_INET) -> str | None:
+    """This machine's address on its network: the one a packet to the outside would leave from
+    (nothing is sent), or None without a network."""
+    probe = socket.socket(family, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9) if family == socket.AF_INET else ("2001:db8::1", 9))
+        return probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+
+
+def reachable_from_elsewhere(sock: socket.socket) -> bool:
+    """True when the socket listens on an address other machines can reach (not only loopback)."""
+    try:
+        return not ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_loopback
+    except ValueError:
+        return True
 
 
 async def serve(app, sock, ready=None):
@@ -130,8 +157,6 @@ def run(args):
     if args.device and args.pico:
         raise SimError("--device and --pico: one table at a time")
     sock = listen(args.host, args.port)  # first: a port that cannot be had is said before anything starts
-    if args.pico:
-        print("starting the emulated Pico (the firmware compiled, then booted: a minute at most)", flush=True)
     app = make_app(
         Settings(
             args.game,
@@ -142,12 +167,21 @@ def run(args):
             device=args.device,
             pico=args.pico,
             wiring=args.wiring,
+            say=lambda text: print(text, flush=True),
+            host=args.host,
         )
     )
     url = url_of(sock, args.host)
 
     def ready():
         print("Ludus simulator: %s  (Ctrl-C stops it)" % url, flush=True)
+        if reachable_from_elsewhere(sock):
+            print(
+                "ludus sim: warning: --host %s lets any machine that can reach this one play on the table"
+                " and replay files, with no login: use it only on a network you trust" % args.host,
+                file=sys.stderr,
+                flush=True,
+            )
         if args.port and sock.getsockname()[1] != args.port:
             print("(port %d was taken: this one was free)" % args.port, flush=True)
         if not args.no_browser:

@@ -1,5 +1,6 @@
 """Check a game record: the revealed seed against its commitment, every roll against the seed, and every
-move against the rules. Exit 0 when all agree, 1 with one line per mismatch, 2 for an unreadable record."""
+move against the rules. Exit 0 when all agree, 1 with the mismatches (the first ten, and a count of the rest),
+2 for an unreadable record."""
 
 import argparse
 
@@ -7,6 +8,8 @@ from ludus.errors import NotationError
 from ludus.record import GameRecord
 
 from ludus_host.paths import check_json, read_text
+
+SHOWN = 10  # mismatches listed; the rest are counted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +32,10 @@ def run(args: argparse.Namespace) -> int:
     rolls, moves = record.counts()
     if problems:
         print("%s: %d mismatch%s" % (args.record, len(problems), "" if len(problems) == 1 else "es"))
-        for problem in problems:
+        for problem in problems[:SHOWN]:
             print("  " + problem)
+        if len(problems) > SHOWN:
+            print("  ... and %d more (the first %d are listed)" % (len(problems) - SHOWN, SHOWN))
         return 1
     print(
         "verified: %d rolls, %d moves, seed matches commitment %s (start %s)"

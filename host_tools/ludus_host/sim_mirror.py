@@ -17,8 +17,17 @@ from ludus.errors import LudusError, NotationError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
-from ludus_host.sim_table import MAX_LOG, button_down, move_piece, pieces_of
-from ludus_host.sim_words import seat_colour, words
+from ludus_host.sim_table import (
+    CUES,
+    MAX_CUES,
+    MAX_LOG,
+    button_down,
+    last_move_cells,
+    move_piece,
+    pieces_of,
+    seats_in_play,
+)
+from ludus_host.sim_words import in_rolloff, seat_colour, who, words
 from ludus_host.simboard import SimBoard, game_colours, load_board
 
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
@@ -55,12 +64,17 @@ class _Shown:
         self.verified = None
         self.settle_ms = None
         self.analog = False
+        self.cues = []  # (number, cue name), as sim_table.LiveTable keeps them
+        self.cue_count = 0
 
     def said(self, item, now):
         """One JSON line from the firmware. Returns True when the game's state should be asked for."""
         if "event" in item:
             name = item["event"]
             self.log.append((now, self._words(item)))
+            if name in CUES:
+                self.cue_count += 1
+                self.cues = [*self.cues[1 - MAX_CUES :], (self.cue_count, CUES[name])]
             if name == "game_over":
                 self.seed = item.get("seed")
             if name == "new_game":
@@ -118,7 +132,7 @@ class _Shown:
                 from ludus_host.cmd_monitor import describe
 
                 return describe(item)
-            return words(item, self.adapter, self.game)
+            return words(item, self.adapter, self.game, rolloff=in_rolloff(self.game))
         except (TypeError, ValueError, AttributeError, IndexError, KeyError):
             return "the board said something this page cannot read: %s" % json.dumps(item)[:300]
 
@@ -151,7 +165,29 @@ class _Shown:
             "settle_ms": self.settle_ms,
             "analog": self.analog,
             "button_down": False,
+            "turn_colour": seat_colour(self.adapter, self.game, turn) if turn is not None else None,
+            "turn_name": None,
+            "prompt": self._prompt(phase, situation, turn),
+            "details": " · ".join(str(x) for x in (phase, situation) if x),
+            "rolls": [],
+            "last_move": last_move_cells(self.board, self.moves),
+            "seats": seats_in_play(self.adapter, self.game) if self.game is not None else None,
+            "start": None,
+            "winner": None,
+            "cues": [list(c) for c in self.cues],
         }
+
+    def _prompt(self, phase, situation, turn):
+        # the firmware's state says less than a referee at hand: whose turn, and whether the board is
+        # as the game has it
+        if phase == "over":
+            return "Game over"
+        if phase != "play" or turn is None:
+            return "Setting up: the board starts a game when its pieces form a start"
+        mover = who(self.adapter, self.game, turn)
+        if situation in ("mismatch", "illegal", "undo"):
+            return "%s to play: put the pieces as lit" % mover
+        return "%s to play: the board's lights show what it waits for" % mover
 
 
 class DeviceMirror:
@@ -173,6 +209,7 @@ class DeviceMirror:
         self.preset = self.shown.preset
         self.levels = None
         self.last_frame = self.last_levels = -(10**9)
+        self.generation = getattr(self.link, "generation", 0)  # the port's openings (cmd_monitor.Link)
         self._ask("state")
         self._ask("journal")
 
@@ -221,6 +258,11 @@ class DeviceMirror:
             shown.said(item, now)
         self._early = []
         ask = False
+        if getattr(self.link, "generation", 0) != self.generation:  # the board reset: its port is back
+            self.generation = self.link.generation
+            shown.log.append((now, "the board's port is back (it started again)"))
+            shown.version += 1
+            ask = True
         while True:
             try:
                 line = self.link.lines.get_nowait()
@@ -325,9 +367,9 @@ class PicoTwin:
     mirror = "pico"
     RUN_MS = 40  # emulated time per beat of the page's clock
 
-    def __init__(self, preset, board_name=None):
+    def __init__(self, preset, board_name=None, say=None):
         from ludus_host.device_tree import stage
-        from ludus_host.pico import booted_pico
+        from ludus_host.pico import booted_pico, fs_image
         from ludus_host.sim_table import board_for
 
         board_name = board_name or board_for(preset)
@@ -337,11 +379,22 @@ class PicoTwin:
         self.preset = preset
         config = {"board": board_name, "game": preset}
         tree = os.path.join(paths.ROOT, "build", "pico-tree-" + board_name)
+        say = say or (lambda text: None)
+        say("compiling the firmware for the emulated Pico")
         stage(tree, json.dumps(config), "files", "armv6m")
         from ludus.config import read_config
 
         full = read_config(json.dumps(config))[0]
+        if not os.path.exists(fs_image(tree)):
+            say(
+                "copying it into the emulated Pico's flash: on the first start only, a minute or two"
+                " (kept in build/pico-fs)"
+            )
         self.pico = booted_pico(tree, self.board, full)
+        say(
+            "the firmware boots at about a quarter of real time: the page says 'self-test passed'"
+            " about 40 s after it opens"
+        )
         self.sim = SimBoard(self.board)
         self.seen = 0
         self.frames_seen = 0

@@ -9,13 +9,19 @@ Every request that cannot be served gets a message naming the problem (a JSON {"
 WebSocket {"type": "error"}) and the server goes on; files are served from the page's own folder only."""
 
 import asyncio
+import collections
+import ipaddress
 import json
+import logging
+import socket as sockets
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from ludus.config import BOT_LEVELS
 from ludus.errors import LudusError
 from ludus.referee.presets import adapter_for
@@ -24,17 +30,27 @@ from ludus_host import paths
 from ludus_host.sim_table import (
     GAMES,
     SPEEDS,
+    Budget,
     Club,
     LiveTable,
+    ReplayStopped,
     board_for,
     bot_seat_names,
     replay_record,
     replay_script,
+    seats_in_play,
 )
+from ludus_host.sim_words import bot_words, rules_words, start_words
 
 FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
 MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
 MAX_MESSAGE = 64 * 1024  # one WebSocket message from a page
+MAX_BEHIND = 250  # messages waiting for one page besides its latest state and frame (Page)
+SNAPSHOTS = ("state", "frame")  # messages that are the whole of what they show: a newer one replaces
+SEND_S = 10.0  # the longest one message may take to leave: a page that reads nothing is dropped then
+HEARTBEAT_S = 20.0  # a page that answers no ping in half this is closed
+REPLAYS_WAITING = 2  # replays waiting behind the one that runs; more are refused (503)
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 STATIC = "sim_static"
 PAGE_FILES = ("index.html", "sim.js", "sim.css")
 
@@ -53,7 +69,11 @@ class Settings:
         device=None,
         pico=False,
         wiring=None,
+        say=None,
+        host="127.0.0.1",
     ):
+        self.host = host  # the address it listens on: the Host names it answers to (served_names)
+        self.say = say  # where a slow start says what it is doing (ludus sim prints it)
         self.wiring = wiring  # the mirrored board's wiring map (ludus calibrate's wiring.json)
         self.device = device  # a board's port to mirror (ludus sim --device)
         self.pico = pico  # the emulated Pico as the table (ludus sim --pico)
@@ -70,9 +90,13 @@ class Hub:
 
     def __init__(self, settings):
         self.settings = settings
-        self.sockets = set()
+        self.pages: dict[web.WebSocketResponse, Page] = {}
         self.speed = settings.speed
         self.lock = threading.Lock()  # the table runs in a worker thread: one caller at a time
+        # the clock's own thread and the replays' own thread: neither ever waits for the other's
+        self.clock_thread = ThreadPoolExecutor(1, thread_name_prefix="sim-clock")
+        self.replay_thread = ThreadPoolExecutor(1, thread_name_prefix="sim-replay")
+        self.replays = 0  # replays running or waiting
         self.club = Club()  # the names and seasons, kept from table to table
         # a LiveTable, or one of ludus_host.sim_mirror's: the same few methods and state() keys
         self.table: Any
@@ -83,7 +107,7 @@ class Hub:
         elif settings.pico:
             from ludus_host.sim_mirror import PicoTwin
 
-            self.table = PicoTwin(settings.preset, settings.board)
+            self.table = PicoTwin(settings.preset, settings.board, say=settings.say)
         else:
             self.table = LiveTable(
                 settings.preset,
@@ -129,7 +153,9 @@ class Hub:
     def _hello(self):
         t = self.table
         mirror = getattr(t, "mirror", None)
-        starts = [] if mirror == "device" else [name for name, _ in adapter_for(t.preset).starts()]
+        adapter = adapter_for(t.preset)
+        starts = [] if mirror == "device" else list(adapter.starts())
+        family = "ludo" if t.preset.startswith("ludo/") else "checkers"
         return {
             "type": "hello",
             "mirror": mirror,
@@ -140,9 +166,17 @@ class Hub:
             "preset": t.preset,
             "board_name": t.board_name,
             "board": json.loads(paths.read_text(paths.board_file(t.board_name) or t.board_name, "board")),
-            "starts": starts,
+            "starts": [name for name, _ in starts],
+            # each start in words, and its seats as [key, colour] (the seats listed before a game begins)
+            "start_words": {name: start_words(adapter, name, game) for name, game in starts},
+            "start_seats": {
+                name: [[k, c] for k, c, _ in seats_in_play(adapter, game)] for name, game in starts
+            },
             "bot_seats": bot_seat_names(t.preset),
-            "bot_levels": list(BOT_LEVELS["ludo" if t.preset.startswith("ludo/") else "checkers"]),
+            "bot_levels": list(BOT_LEVELS[family]),
+            "bot_words": bot_words(family),
+            "rules": rules_words(t.preset),
+            "cues": cue_notes(),
             "state": t.state(),
             "frame": bytes(t.render()).hex(),
             "frame_t": t.now,
@@ -194,14 +228,89 @@ class Hub:
         self.table.act(message)
         return self._run()
 
-    async def broadcast(self, items):
-        for ws in list(self.sockets):
-            for item in items:
-                try:
-                    await ws.send_json(item)
-                except (ConnectionError, RuntimeError):
-                    self.sockets.discard(ws)
-                    break
+    def broadcast(self, items: list[dict]) -> None:
+        """Queue items for every open page; never waits for any of them (Page.put)."""
+        for page in list(self.pages.values()):
+            page.put(items)
+
+
+log = logging.getLogger("ludus.sim")
+
+
+class Page:
+    """One open page: its socket and the messages waiting for it, sent by a task of its own, so that a
+    page that reads slowly or not at all holds up no other page and no clock. A state or a frame
+    waiting is replaced by a newer one (each is the whole of it), so a slow page skips to the latest;
+    a page with MAX_BEHIND other messages waiting, or whose one message takes SEND_S to leave, is
+    dropped: its connection is cut (a page connects again and gets the table afresh in its hello)."""
+
+    def __init__(self, hub, ws, transport):
+        self.hub = hub
+        self.ws = ws
+        self.transport = transport
+        self.waiting: collections.deque = collections.deque()
+        self.ready = asyncio.Event()
+        self.dropped: str | None = None  # why it was dropped
+        self.sender = asyncio.ensure_future(self._send())
+
+    def put(self, items: list[dict]) -> None:
+        """Queue items for the page (never waits)."""
+        if self.dropped is not None:
+            return
+        waiting = self.waiting
+        for item in items:
+            kind = item.get("type")
+            if kind in SNAPSHOTS:
+                for k, old in enumerate(waiting):
+                    if old.get("type") == kind:
+                        del waiting[k]
+                        break
+            if len(waiting) >= MAX_BEHIND:
+                self.drop("%d messages behind" % MAX_BEHIND)
+                return
+            waiting.append(item)
+        self.ready.set()
+
+    async def _send(self):
+        waiting = self.waiting
+        while True:
+            if not waiting:
+                self.ready.clear()
+                await self.ready.wait()
+                continue
+            item = waiting.popleft()
+            try:
+                await asyncio.wait_for(self.ws.send_json(item), SEND_S)
+            except TimeoutError:
+                self.drop("a message took over %g s to leave" % SEND_S)
+                return
+            except (ConnectionError, RuntimeError):  # closing, closed: the handler ends it
+                self.close()
+                return
+
+    def drop(self, why: str) -> None:
+        """Cut a page that does not keep up (said on the server's log, not to the page: it reads
+        nothing). Its connection is aborted: a close would wait to send what the page does not read."""
+        if self.dropped is None:
+            self.dropped = why
+            log.info("a page was dropped: %s", why)
+        self.close()
+        if self.transport is not None:
+            self.transport.abort()
+
+    def close(self) -> None:
+        """The page is gone: nothing more is sent to it."""
+        self.hub.pages.pop(self.ws, None)
+        if asyncio.current_task() is not self.sender:
+            self.sender.cancel()
+
+
+def cue_notes():
+    """The piezo's cues as the firmware plays them, {name: [Hz, ms, Hz, ms, ...]} (0 Hz: a rest)."""
+    from ludus.hw import buzzer
+
+    cues = {"illegal": buzzer.ILLEGAL, "your_turn": buzzer.YOUR_TURN, "refused": buzzer.REFUSED}
+    return {name: list(notes) for name, notes in cues.items()}
 
 
 HUB = web.AppKey("hub", Hub)
@@ -210,15 +319,16 @@ CLOCK = web.AppKey("clock", asyncio.Future)
 
 async def _clock(app):
     hub = app[HUB]
+    loop = asyncio.get_running_loop()
     while True:
         await asyncio.sleep(FRAME_MS / 1000)
         try:
-            items = await asyncio.to_thread(hub.run)
+            items = await loop.run_in_executor(hub.clock_thread, hub.run)
         except Exception as exc:  # the referee must never take the server down: say it, keep serving
             items = [{"type": "error", "message": "the table stopped: %s: %s" % (type(exc).__name__, exc)}]
             hub.sent_version = hub.table.version  # (said once, not on every beat)
-        if items and hub.sockets:
-            await hub.broadcast(items)
+        if items:
+            hub.broadcast(items)
 
 
 async def _start_clock(app):
@@ -226,12 +336,29 @@ async def _start_clock(app):
 
 
 async def _stop_clock(app):
+    hub = app[HUB]
     app[CLOCK].cancel()
-    close = getattr(app[HUB].table, "close", None)
+    close = getattr(hub.table, "close", None)
     if close is not None:
         await asyncio.to_thread(close)
-    for ws in list(app[HUB].sockets):
-        await ws.close()
+    await _close_sockets(app)
+    hub.clock_thread.shutdown(wait=False, cancel_futures=True)
+    hub.replay_thread.shutdown(wait=False, cancel_futures=True)
+
+
+async def _close_sockets(app):
+    # at shutdown, before the server waits for its handlers: an open page's socket would hold it
+    # (Ctrl-C on `ludus sim` waited up to a minute while a page was open); a page that reads nothing
+    # gets 2 s to take its close, then its connection is cut
+    async def shut(ws, page):
+        try:
+            await asyncio.wait_for(ws.close(), 2.0)
+        except (TimeoutError, ConnectionError, RuntimeError):
+            if page is not None:
+                page.drop("the server stops")
+
+    hub = app[HUB]
+    await asyncio.gather(*(shut(ws, page) for ws, page in list(hub.pages.items())))
 
 
 def _static_text(name):
@@ -250,6 +377,20 @@ async def page(request):
         content_type=_TYPES[name.rpartition(".")[2]],
         charset="utf-8",
         headers={"Cache-Control": "no-store"},
+    )
+
+
+# the page's icon: a die showing three (asked for by the page, and by browsers that ask /favicon.ico)
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="1" y="1" width="14" height="14"'
+    b' rx="3" fill="#35587a"/><circle cx="5" cy="5" r="1.6" fill="#fff"/><circle cx="8" cy="8" r="1.6"'
+    b' fill="#fff"/><circle cx="11" cy="11" r="1.6" fill="#fff"/></svg>'
+)
+
+
+async def favicon(request):
+    return web.Response(
+        body=FAVICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
     )
 
 
@@ -296,15 +437,8 @@ def _json(text):
         raise ValueError("nested too deeply") from None
 
 
-REPLAYS = threading.Lock()  # one replay at a time, each in a worker thread
-
-
-def _one_replay(job, *args):
-    with REPLAYS:
-        return job(*args)
-
-
 async def replay(request):
+    hub = request.app[HUB]
     try:
         body = _json(await request.text())
     except ValueError as exc:
@@ -315,18 +449,82 @@ async def replay(request):
         return _error(413, "too large: a script or record of at most %d bytes" % MAX_REQUEST)
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         return _error(400, 'a replay request is JSON {"text": "..."} with the script or record as text')
+    if hub.replays > REPLAYS_WAITING:
+        return _error(503, "the simulator is busy with %d replays: try again in a moment" % hub.replays)
     text = body["text"]
-    table = request.app[HUB].table
-    # in a worker thread, so that the table's clock and the other pages go on meanwhile
+    table = hub.table
+    # in a thread of its own, one replay at a time, each within its Budget: the table's clock and the
+    # other pages go on meanwhile, and a replay whose page goes away stops at its next tick
     job = replay_record if text.lstrip().startswith("{") else replay_script
-    args = (text,) if job is replay_record else (text, table.board_name, table.preset)
+    budget = Budget()
+    args = (text, budget) if job is replay_record else (text, table.board_name, table.preset, budget)
+    hub.replays += 1
     try:
-        result = await asyncio.to_thread(_one_replay, job, *args)
+        work = asyncio.get_running_loop().run_in_executor(hub.replay_thread, _replay_job, job, args)
+        while True:
+            done, _ = await asyncio.wait({work}, timeout=0.2)
+            if done:
+                break
+            if request.transport is None or request.transport.is_closing():
+                budget.cancel()  # the page went away: nobody is waiting for the answer
+                work.add_done_callback(_quietly)
+                return _error(503, "the page went away")
+        result = work.result()
+    except asyncio.CancelledError:
+        budget.cancel()
+        raise
     except LudusError as exc:
-        return _error(400, str(exc))
-    except RecursionError:
-        return _error(400, "the record is nested too deeply")
+        return _error(503 if isinstance(exc, ReplayStopped) else 400, str(exc))
+    finally:
+        hub.replays -= 1
     return web.json_response(result)
+
+
+def _replay_job(job, args):
+    try:
+        return job(*args)
+    except RecursionError:
+        raise LudusError("the record is nested too deeply") from None
+
+
+def _quietly(work):
+    # a replay nobody waits for any more: its end (a ReplayStopped, mostly) is not said anywhere
+    if not work.cancelled():
+        work.exception()
+
+
+def served_names(host: str) -> set[str]:
+    """The names in a request's Host that this server answers to: localhost and the loopback
+    addresses, the address it was told to listen on, and, listening on every address (0.0.0.0, ::),
+    this machine's names (and any address written as an IP: _host_refused). A page served under
+    another name (DNS rebinding: a site's name made to point here) is refused."""
+    names = {*LOOPBACK_NAMES, host.strip("[]").lower()}
+    if host in ("0.0.0.0", "::", ""):
+        names |= {sockets.gethostname().lower(), sockets.getfqdn().lower()}
+    return names
+
+
+def _host_refused(request, names):
+    """Why a request's Host is refused, or None (see served_names)."""
+    given = request.headers.get("Host")
+    if given is None:  # HTTP/1.0 and some tools send none; a browser always does
+        return None
+    try:
+        name = urlsplit("//" + given).hostname or ""
+    except ValueError:
+        name = ""
+    if name.rstrip(".") in names:
+        return None
+    if request.app[HUB].settings.host in ("0.0.0.0", "::", ""):
+        try:
+            ipaddress.ip_address(name)
+            return None  # an address typed as digits: no name a site could point here
+        except ValueError:
+            pass
+    return "this simulator answers to %s, not to %r: open the address `ludus sim` printed" % (
+        ", ".join(sorted(names)),
+        given[:100],
+    )
 
 
 def _foreign(request):
@@ -335,8 +533,6 @@ def _foreign(request):
     origin = request.headers.get("Origin")
     if origin is None:  # not a browser's page: a tool or a test, which a web page cannot be
         return None
-    from urllib.parse import urlsplit
-
     if urlsplit(origin).netloc != request.host:
         return "requests from another site's page (%s) are refused: open the simulator's own page" % origin
     return None
@@ -344,42 +540,48 @@ def _foreign(request):
 
 @web.middleware
 async def same_origin(request, handler):
-    if request.method == "POST" or request.path == "/ws":
+    why = _host_refused(request, request.app[NAMES])
+    if why is None and (request.method == "POST" or request.path == "/ws"):
         why = _foreign(request)
-        if why is not None:
-            return _error(403, why)
+    if why is not None:
+        return _error(403, why)
     return await handler(request)
 
 
 async def socket(request):
     hub = request.app[HUB]
-    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30)
+    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S)
     await ws.prepare(request)
     hello = await asyncio.to_thread(hub.hello)
-    hub.sockets.add(ws)  # (after hello is made, before it is sent: nothing newer can come first)
+    page = Page(hub, ws, request.transport)
+    hub.pages[ws] = page  # (after hello is made, before it is sent: nothing newer can come first)
+    page.put([hello])
     try:
-        await ws.send_json(hello)
         async for msg in ws:
+            if page.dropped is not None:
+                break
             if msg.type != WSMsgType.TEXT:
                 if msg.type == WSMsgType.ERROR:
                     break
-                await ws.send_json({"type": "error", "message": "messages are JSON text"})
+                page.put([{"type": "error", "message": "messages are JSON text"}])
                 continue
             try:
                 message = _json(msg.data)
             except ValueError as exc:
-                await ws.send_json({"type": "error", "message": "not JSON: %s" % exc})
+                page.put([{"type": "error", "message": "not JSON: %s" % exc}])
                 continue
             if isinstance(message, dict) and message.get("do") == "button":
                 hub.button_page = ws if message.get("down") is True else None
             try:
                 items = await asyncio.to_thread(hub.control, message)
             except LudusError as exc:
-                await ws.send_json({"type": "error", "message": str(exc)})
+                page.put([{"type": "error", "message": str(exc)}])
                 continue
-            await hub.broadcast(items)
+            hub.broadcast(items)
     finally:
-        hub.sockets.discard(ws)
+        if ws.close_code == WSCloseCode.ABNORMAL_CLOSURE:  # no pong to a ping: nothing it is sent leaves
+            page.drop("no answer to a ping in %g s" % (HEARTBEAT_S / 2))
+        page.close()
         if hub.button_page is ws:  # the page went away holding the die button: let it go
             hub.button_page = None
             # here, not in a worker thread: aiohttp cancels the handler of a closed connection, and a
@@ -391,16 +593,22 @@ async def socket(request):
     return ws
 
 
+NAMES = web.AppKey("names", set)
+
+
 def make_app(settings):
     app = web.Application(client_max_size=MAX_REQUEST, middlewares=[same_origin])
     app[HUB] = Hub(settings)
+    app[NAMES] = served_names(settings.host)
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", page)
+    app.router.add_get("/favicon.ico", favicon)
     app.router.add_get("/api/boards/{name}", board_file)
     app.router.add_get("/api/script", script)
     app.router.add_get("/api/record", record)
     app.router.add_post("/api/replay", replay)
     app.router.add_get("/ws", socket)
     app.on_startup.append(_start_clock)
+    app.on_shutdown.append(_close_sockets)
     app.on_cleanup.append(_stop_clock)
     return app

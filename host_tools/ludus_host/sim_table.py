@@ -17,6 +17,8 @@ sensors and the button driver would give them on the board, and the page shows t
 import hashlib
 import os
 import re
+import threading
+import time
 
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.hw.button import Button
@@ -26,7 +28,16 @@ from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import lights, paths
-from ludus_host.sim_words import seat_colour, seat_words, words
+from ludus_host.sim_words import (
+    details,
+    in_rolloff,
+    move_places,
+    prompt,
+    seat_colour,
+    seat_words,
+    waiting_rolls,
+    words,
+)
 from ludus_host.simboard import (
     PIECE_COLOURS,
     TICK_MS,
@@ -50,6 +61,9 @@ GAMES = (
     ("ludo/hebrew-56/4", "Ludo, Hebrew 56"),
 )
 SPEEDS = (0.25, 0.5, 1, 2, 4, 8)
+# the piezo's cue for each event, as the firmware's loop plays them (ludus.app.App._cue; a test checks)
+CUES = {"illegal": "illegal", "refused": "refused", "move": "your_turn"}
+MAX_CUES = 8  # cues the page is sent (it plays those newer than the last it played)
 
 
 def bot_seat_names(preset):
@@ -117,10 +131,30 @@ def lead_words(table):
     return "%s leads with %d points" % (top["player"], top["points"])
 
 
+def _plural(n, thing):
+    return "%d %s%s" % (n, thing, "" if n == 1 else "s")
+
+
+def verified_words(record, dice):
+    """The check of a finished game's record, in words: its rolls against the revealed seed (a game of
+    dice), its moves replayed."""
+    problems = record.verify()
+    if problems:
+        return "the record does NOT verify: " + "; ".join(problems)
+    rolls, moves = record.counts()
+    if not dice:
+        return "verified: the record replays, %s, all legal" % _plural(moves, "move")
+    return "verified: %s and %s agree with the seed, which matches the commitment" % (
+        _plural(rolls, "roll"),
+        _plural(moves, "move"),
+    )
+
+
 MAX_LOG = 400  # log lines the page is sent (the oldest dropped beyond that)
 MAX_SCRIPT = 20000  # actions a live table records before it says the script is full
 MAX_STEPS = 5000  # steps of one replay
 MAX_FLICKER_MS = 10000  # the longest flicker a replay takes
+REPLAY_S = 10.0  # the most work one replay may take (a saved whole game takes well under a second)
 MIN_PRESS_MS = 50  # the shortest press the page makes: past the button driver's 20 ms debounce
 
 
@@ -218,6 +252,9 @@ class LiveTable:
         self.release_at = None
         self.version = 0  # bumped whenever state() would say something new
         self.verified = None  # the record's check at the game's end: a message
+        self.starts = [name for name, _ in adapter_for(preset).starts()]
+        self.cues = []  # (number, cue name) of the piezo cues played, the last MAX_CUES
+        self.cue_count = 0
         names = self.club.names[split_preset(preset)[0]]
         if names:
             self.sim.set_players(names)
@@ -263,44 +300,44 @@ class LiveTable:
 
     def _said(self, event):
         ref = self.referee
-        players = ref.record.players if ref.record is not None else None
-        self.log.append((self.now, words(event, ref.adapter, ref.game, players)))
-        if event.get("event") == "roll":
+        self.log.append((self.now, self.sim.words(event)))
+        name = event.get("event")
+        if name in CUES:
+            self.cue_count += 1
+            self.cues = [*self.cues[1 - MAX_CUES :], (self.cue_count, CUES[name])]
+        if name == "roll":
             for k in range(len(self.actions) - 1, -1, -1):
                 if self.actions[k][1].startswith("press"):
                     self.rolls.setdefault(k, []).append(event.get("value"))
                     break
-        if event.get("event") == "game_over":
-            problems = ref.record.verify()
-            rolls, moves = ref.record.counts()
-            if problems:
-                self.verified = "the record does NOT verify: " + "; ".join(problems)
-            else:
-                self.verified = (
-                    "verified: %d rolls and %d moves agree with the seed, which matches the commitment"
-                    % (
-                        rolls,
-                        moves,
-                    )
-                )
+        if name == "game_over":
+            self.verified = verified_words(ref.record, ref.adapter.has_dice)
             self.log.append((self.now, self.verified))
-            counted = self.club.count(ref.record, ref.game)
-            if counted is not None:
-                table = self.club.table(self.preset)
+            if ref.record.start not in self.starts:
                 self.log.append(
-                    (
-                        self.now,
-                        "season (%s): %s counted, %d game%s; %s"
-                        % (
-                            counted[0],
-                            "a play-off" if counted[1] == "playoff" else "the game",
-                            table["games"],
-                            "" if table["games"] == 1 else "s",
-                            lead_words(table),
-                        ),
-                    )
+                    (self.now, "season: not counted, the game began from a typed position, not a start")
                 )
+            else:
+                self._count(ref)
         self.version += 1
+
+    def _count(self, ref):
+        counted = self.club.count(ref.record, ref.game)
+        if counted is None:
+            return
+        table = self.club.table(self.preset)
+        self.log.append(
+            (
+                self.now,
+                "season (%s): %s counted, %s; %s"
+                % (
+                    counted[0],
+                    "a play-off" if counted[1] == "playoff" else "the game",
+                    _plural(table["games"], "game"),
+                    lead_words(table),
+                ),
+            )
+        )
 
     # ---- what the page does -------------------------------------------------------------------------
 
@@ -315,8 +352,8 @@ class LiveTable:
         if len(self.actions) >= MAX_SCRIPT:
             raise NotationError("this game's script is full (%d actions): start a new game" % MAX_SCRIPT)
         if do in ("lift", "place"):
-            piece = move_piece(sim, message, self.board)
-            self._record("%s %s%s" % (do, message["cell"], " " + piece if piece else ""))
+            cell, piece = move_piece(sim, message, self.board)
+            self._record("%s %s%s" % (do, cell, " " + piece if piece else ""))
         elif do == "button":
             down = button_down(message)
             if down and self.pressed_at is None and self.release_at is None:
@@ -437,7 +474,26 @@ class LiveTable:
             "season": self.club.table(self.preset),
             "button_down": self.pressed_at is not None or self.release_at is not None,
         }
+        out.update(self._for_people(ref, game, d, out["hand"]))
         return out
+
+    def _for_people(self, ref, game, d, hand):
+        # what the page shows people beside the referee's own state: whose turn in words and colour,
+        # what to do now, the rolls waiting, the last move, the seats in play, the piezo's cues
+        players = ref.record.players if game is not None else None
+        turn = d.get("turn")
+        return {
+            "turn_colour": seat_colour(ref.adapter, game, turn) if turn is not None else None,
+            "turn_name": _own_name(players, turn, seat_colour(ref.adapter, game, turn)),
+            "prompt": prompt(ref, hand, players),
+            "details": details(ref),
+            "rolls": rolls_of(ref.adapter, game),
+            "last_move": last_move_cells(self.board, ref.record.actions if game is not None else []),
+            "seats": seats_in_play(ref.adapter, game, players),
+            "start": ref.record.start if game is not None else None,
+            "winner": winner_of(ref.adapter, game, players),
+            "cues": [list(c) for c in self.cues],
+        }
 
     def script(self):
         """What was done on the page as a `ludus play` script: the same actions at the same moments, so
@@ -477,6 +533,65 @@ class LiveTable:
         return self.referee.record.to_json()
 
 
+def winner_of(adapter, game, players=None):
+    """The first placed seat of a finished game as [colour, player's name or None], or None."""
+    if game is None or not game.is_over():
+        return None
+    places = game.placements()
+    if not places:
+        return None
+    colour = seat_colour(adapter, game, places[0])
+    return [colour, _own_name(players, places[0], colour)]
+
+
+def _own_name(players, seat, colour):
+    # a seat's player's name, None where it has none of its own (the record names it by its colour)
+    name = (players or {}).get(seat) if seat is not None else None
+    return name if name and name != colour else None
+
+
+def rolls_of(adapter, game):
+    """The rolls waiting to be played, as [value, colour of the seat] pairs: the mover's in play, the
+    throws so far in a Ludo roll-off; [] in a game without dice."""
+    if game is None or not adapter.has_dice:
+        return []
+    if in_rolloff(game):
+        return [[v, seat_colour(adapter, game, s)] for v, s in zip(game.rolls, game.group)]
+    colour = seat_colour(adapter, game, game.turn)
+    return [[v, colour] for v in waiting_rolls(game)]
+
+
+def last_move_cells(board, actions):
+    """The cells of the last move played, [from cells, to cells] (a zone: all its slots), or None."""
+    for action in reversed(actions):
+        places = move_places(action) if not action.startswith("roll ") else None
+        if places is None:
+            continue
+        out = []
+        for name in places:
+            try:
+                cells = board.cells_of_place(board.place_id(name))
+            except (ValueError, KeyError, BoardDefinitionError):
+                return None
+            out.append([board.cell_id(c) for c in cells])
+        return out
+    return None
+
+
+def seats_in_play(adapter, game, players=None):
+    """The seats of the game in play as [key, colour, player's name or None]: the key as config.json's
+    `bots` and `names` name the seat (a Ludo colour, a Chinese Checkers seat number)."""
+    if game is None:
+        return None
+    out = []
+    for seat in adapter.seats_of(game):
+        colour = seat_colour(adapter, game, seat)
+        key = colour if adapter.family == "ludo" else str(seat)
+        name = (players or {}).get(seat)
+        out.append([key, colour, name if name != colour else None])
+    return out
+
+
 class _Power:
     # Simulator._do's power cut: the referee rebuilt from what a journal would hold
     verb = "power"
@@ -486,9 +601,10 @@ class _Power:
 
 
 def move_piece(sim, message, board):
-    """A page's lift or place ({"do", "cell", "colour"}) carried out on the SimBoard sim: the colour of
-    the piece moved (None: of no known colour). NotationError, nothing changed, for a cell that is not
-    the board's, a colour that is not a piece's, an empty cell or an empty hand."""
+    """A page's lift or place ({"do", "cell", "colour"}) carried out on the SimBoard sim: (the cell it
+    was done on, the colour of the piece moved, None: of no known colour). A piece put on a full slot
+    of a zone goes into a free one (that cell is given). NotationError, nothing changed, for a cell
+    that is not the board's, a colour that is not a piece's, an empty cell or an empty hand."""
     do = message.get("do")
     cell = message.get("cell")
     if not isinstance(cell, str) or cell not in sim.cells:
@@ -500,11 +616,26 @@ def move_piece(sim, message, board):
         )
     if do == "lift":
         sim.lift(cell, colour)
-        return sim.hand[-1]
+        return cell, sim.hand[-1]
     if colour is None and not sim.hand:
         raise NotationError("place %s: there is no piece in the hand (give a colour)" % cell)
-    sim.place(cell, colour)
-    return sim.colours[sim.cells[cell]][-1]
+    cell = _free_slot(sim, cell)
+    c = sim.place(cell, colour)
+    return cell, sim.colours[c][-1]
+
+
+def _free_slot(sim, cell):
+    # A piece put on a full slot of a zone (a Ludo home or base) goes into a free slot of it, as a hand
+    # puts a token into the home, not on top of another; a cell of its own is taken as it is.
+    c = sim.cells[cell]
+    if not sim.counts[c]:
+        return cell
+    for slots in sim.zones.values():
+        if c in slots:
+            for k in slots:
+                if not sim.counts[k]:
+                    return sim.board.cell_id(k)
+    return cell
 
 
 def button_down(message):
@@ -516,6 +647,42 @@ def button_down(message):
 
 
 # ---- replays ------------------------------------------------------------------------------------------
+
+
+class ReplayStopped(NotationError):
+    """A replay that was stopped: it took more than its share of work, or its page went away."""
+
+
+class Budget:
+    """The work one replay may take: REPLAY_S seconds from its start(), and nothing after cancel() (its
+    page went away). check() raises ReplayStopped, naming where the replay had got to."""
+
+    def __init__(self, seconds: float = REPLAY_S):
+        self.seconds = seconds
+        self.deadline: float | None = None
+        self.cancelled = threading.Event()
+
+    def start(self) -> None:
+        self.deadline = time.monotonic() + self.seconds
+        self.check("its start")
+
+    def cancel(self) -> None:
+        self.cancelled.set()
+
+    def check(self, where: int | str) -> None:
+        """Go on, or ReplayStopped; where: a line number or words, said if it stops there."""
+        if self.cancelled.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
+            self._stop(where)
+
+    def _stop(self, where):
+        where = "line %d" % where if isinstance(where, int) else where
+        if self.cancelled.is_set():
+            raise ReplayStopped("the replay was stopped at %s: its page went away" % where)
+        raise ReplayStopped(
+            "the replay was stopped at %s: it took more than %g s of work (replay a shorter part)"
+            % (where, self.seconds)
+        )
+
 
 _HEADER = re.compile(r"^#\s*ludus play\s+(.*)$", re.M)
 
@@ -560,9 +727,12 @@ def _shipped_board(name):
     return name
 
 
-def replay_script(text, board=None, game=None):
+def replay_script(text, board=None, game=None, budget=None):
     """The steps of a play script: after each line, the pieces, the frame, the lit LEDs, the log so
-    far. NotationError naming the line for a bad script."""
+    far. NotationError naming the line for a bad script; budget (a Budget): ReplayStopped when its
+    work is spent or it is cancelled."""
+    budget = budget or Budget()
+    budget.start()
     opts = script_options(text, board, game)
     if not opts["game"]:
         raise NotationError("the script names no game: add a '# ludus play ... --game PRESET' line")
@@ -589,14 +759,18 @@ def replay_script(text, board=None, game=None):
                 "line %d: a replay flickers a sensor for at most %d ms" % (action.line, MAX_FLICKER_MS)
             )
     sim = table.sim
+    sim.budget = budget  # (checked at every tick: one line may be thousands of them)
     memo = {}
     steps = [_script_step(table, "start", 0, memo)]
     for action in actions:
         sim.line = action.line
+        budget.check(action.line)
         try:
             for item in sim._do(action):
                 if "event" in item:
                     table._said(item)
+        except ReplayStopped:
+            raise
         except LudusError as exc:
             if action.verb != "expect":
                 raise NotationError("line %d: %s" % (action.line, exc)) from None
@@ -624,6 +798,11 @@ def _script_step(table, label, line, memo):
         "situation": st["situation"],
         "turn": st["turn"],
         "phase": st["phase"],
+        "turn_colour": st["turn_colour"],
+        "prompt": st["prompt"],
+        "details": st["details"],
+        "rolls": st["rolls"],
+        "last_move": st["last_move"],
     }
     memo["moves"] = moves
     memo["logged"] = len(table.log)
@@ -641,10 +820,12 @@ def _board_of_game(game):
     raise NotationError("no shipped board has the places of this game")
 
 
-def replay_record(text):
+def replay_record(text, budget=None):
     """The steps of a game record: the pieces after each roll and move (a record has no lights: the
     board's LEDs are not part of it). NotationError for a malformed record or an action that does not
-    apply."""
+    apply; ReplayStopped as for replay_script."""
+    budget = budget or Budget()
+    budget.start()
     try:
         record = GameRecord.from_json(text)
         game = record._new_game(None)
@@ -681,12 +862,18 @@ def replay_record(text):
                 "turn": seat_colour(adapter, game, game.turn),
                 "phase": "over" if game.is_over() else "play",
                 "situation": None,
+                "turn_colour": None if game.is_over() else seat_colour(adapter, game, game.turn),
+                "prompt": log[-1] if log else "The game's start",
+                "details": "a game record: its pieces after each action (a record keeps no lights)",
+                "rolls": rolls_of(adapter, game),
+                "last_move": last_move_cells(board, record.actions[: len(steps)]),
             }
         )
         logged[0] = len(log)
 
     step("start: %s" % record.start)
     for i, action in enumerate(record.actions):
+        budget.check("action #%d" % i)
         seat = game.turn
         try:
             apply_action(game, action)

@@ -23,6 +23,7 @@ from ludus.sensing.calibration import Calibration
 
 from ludus_host import lights, paths
 from ludus_host.args import is_digits
+from ludus_host.sim_words import in_rolloff, words
 
 TICK_MS = 10
 GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
@@ -37,15 +38,17 @@ QUIET_MS = 2000  # a board unchanged this long, with nothing flickering, waits w
 
 
 def load_board(name, wiring=None):
-    """A board definition from a file path or the name of a shipped one (ludo52, checkers...); wiring:
-    the path of a wiring map (`ludus calibrate`'s wiring.json) laid over it (ludus.board.wiring)."""
-    path = name
-    if not os.path.exists(path):
+    """A board definition by the name of a shipped one (checkers, ludo40, ludo52, ludo56), or from a
+    file: any other name is a path. A file in the working folder named like a shipped board never
+    stands in for it (it is ./ludo52). wiring: the path of a wiring map (`ludus calibrate`'s
+    wiring.json) laid over it (ludus.board.wiring)."""
+    if name in paths.board_names():
         path = paths.board_file(name)
-        if path is None:
-            known = ", ".join(paths.board_names())
-            raise BoardDefinitionError("board %r: no such file, and not one of %s" % (name, known))
+    elif not os.path.lexists(name):
+        known = ", ".join(paths.board_names())
+        raise BoardDefinitionError("board %r: not a shipped board (%s), and no such file" % (name, known))
     else:  # a file of the user's: UTF-8, of a sane size, each key once (the shipped ones are)
+        path = name
         try:
             paths.check_json(paths.read_text(path, "board definition", 1024 * 1024), "board definition", path)
         except NotationError as exc:
@@ -364,6 +367,18 @@ class SimBoard:
 # ---- running a script -------------------------------------------------------------------------------
 
 
+def _timing(ref):
+    """True while the referee counts time on an unchanged board: sensors settling, a resting token
+    about to be judged (its hold), a refused press's cue, a bot's pause before it acts. Skipping
+    ticks then would move or drop what the timer does."""
+    if getattr(ref.occ, "unsettled", 0):
+        return True
+    if ref.hold not in (0, 2) or ref.cue:
+        return True
+    bots = ref.bots
+    return bots is not None and bots[2] != 0
+
+
 def _colour_name(colour):
     return lights.colour_name(colour)
 
@@ -420,8 +435,12 @@ class Simulator:
             for k in range(len(leds)):
                 self.names[leds[k]] = "%s.%d" % (role, k)
         self.all_events = []
+        self.stirred = False  # the last tick changed the scene or said something
+        self.rolloff = False  # the last tick began in a Ludo roll-off
+        self.narrate = False  # each event item also has its `words` (ludus play --words)
         self.bots = {}  # the seats the board plays, as config.json's `bots` names them
         self.players = {}  # what the players are called, as config.json's `names` has them
+        self.budget = None  # a replay's bound on its work (ludus_host.sim_table.Budget), checked each tick
         self.referee = self._new_referee()
 
     def _new_referee(self):
@@ -488,36 +507,46 @@ class Simulator:
     def tick(self, button=NO_PRESS):
         """One referee tick at self.now on the board as it is: (the scene changed, the events). The
         caller moves the clock on (the simulator's own steps, the browser simulator's table)."""
+        self.rolloff = in_rolloff(self.referee.game)  # (the events' words: a roll of the roll-off)
         changed = self.referee.tick(self.sim.read(self.now), self.now, button)
         return changed, self.referee.take_events()
+
+    def words(self, event):
+        """An event of the last tick in words, as the simulator's page writes it (ludus_host.sim_words)."""
+        ref = self.referee
+        players = ref.record.players if ref.record is not None else None
+        return words(event, ref.adapter, ref.game, players, self.rolloff)
 
     def _step(self, button=NO_PRESS):
         changed, events = self.tick(button)
         out = []
         for ev in events:
             self.all_events.append(ev)
-            out.append(self._out(dict(ev)))
+            item = self._out(dict(ev))
+            if self.narrate:
+                item["words"] = self.words(ev)
+            out.append(item)
         if changed and self.frames != "none":
             out.append(self._frame_item())
         self.now += TICK_MS
+        # what happened, not what is printed: the frames option must not change when time is skipped
+        self.stirred = changed or bool(events)
         return out
 
     def _run_for(self, ms, button=NO_PRESS):
         out = self._step(button)
         end = self.now + ms - TICK_MS
         quiet = 0
+        budget = self.budget
         while self.now < end:
-            step = self._step()
-            if step:
-                out.extend(step)
+            if budget is not None:
+                budget.check(self.line)
+            out.extend(self._step())
+            if self.stirred:
                 quiet = 0
                 continue
             quiet += TICK_MS
-            if (
-                quiet >= QUIET_MS
-                and not self.sim.flicker_until
-                and not getattr(self.referee.occ, "unsettled", 0)
-            ):
+            if quiet >= QUIET_MS and not self.sim.flicker_until and not _timing(self.referee):
                 self._skip_quiet(end)
                 quiet = 0
         return out
@@ -604,7 +633,10 @@ class Simulator:
         elif verb == "power":
             state = self.referee.state()
             saved = json.loads(json.dumps(state))  # what a journal would hold
-            yield self._out({"event": "power_cut"})
+            cut = self._out({"event": "power_cut"})
+            if self.narrate:
+                cut["words"] = self.words(cut)
+            yield cut
             self.referee = self._new_referee()
             self.referee.restore(saved)
         elif verb == "setup":

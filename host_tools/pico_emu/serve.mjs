@@ -12,6 +12,8 @@
 //   {"op": "lines", "set": [[ch, level], ...]}   digital sensor lines (0: a magnet, 1: none)
 //   {"op": "analog", "set": [[ch, counts], ...]} analog sensor outputs (12-bit)
 //   {"op": "button", "down": true}
+//   {"op": "supply", "on": true}                 the external supply plugged in (false: USB alone)
+//   {"op": "data_cut", "cut": true}              the sensor chain's data line broken (false: mended)
 //   {"op": "cut", "at_op": K, "seed": S}         cut the power during the K-th flash program or erase
 //                                                from now (left half done); "at_op": 0 cuts now
 //   {"op": "power_on"}                           boot again from the flash as it was left
@@ -20,6 +22,13 @@
 //   {"op": "exec", "code": "...", "fresh": true, "timeout_ms": N}
 //                                                run code in the raw REPL (fresh: after a soft reset)
 //                                                -> {"exec": {"out": ..., "err": ...}}
+//   {"op": "write_flash", "offset": N, "file": PATH}
+//                                                bytes into the flash as they are (the power off: a
+//                                                flash written by another tool) -> {"written": N}
+//   {"op": "starve", "boots": N}                 the next N boots' watchdog feeds are lost: it bites
+//                                                5 s after the firmware starts it, as after a hang
+//   {"op": "host", "dtr": BOOL, "reading": BOOL} the USB host: a terminal attached (DTR), and reading
+//                                                what the board sends (held, not read: false)
 //   {"op": "save_fs", "file": PATH}              the littlefs image (for --fs-image next time)
 //   {"op": "save_flash", "file": PATH}           the whole 2 MiB flash image
 //   {"op": "stats"}                              -> {"stats": {...}}
@@ -68,15 +77,20 @@ let emu = null;
 let board = null;
 let off = null; // the cut that switched the power off, until power_on
 let usbSince = ''; // USB text received since the current run request began (for "until")
+let host = { dtr: true, reading: true };
+let starving = 0; // boots left whose watchdog feeds are lost
+const feeds = []; // the watchdog of each boot: { feeds, max_gap_ms, at_ms, bit }
 
-function start(flash) {
+function start(flash, watchdog = null) {
   const first = emu === null;
   const images = !flash && opt['fs-image'] && fs.existsSync(opt['fs-image']) ? [{ file: opt['fs-image'], offset: FS_OFFSET }] : [];
   if (!flash && opt['romfs-image']) images.push({ file: opt['romfs-image'], offset: ROMFS_OFFSET });
   const initial = first && opt.flash ? fs.readFileSync(opt.flash) : flash;
   if (emu) base += emu.nanos;
   const old = board;
-  emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom, images, flash: initial });
+  const starve = !first && starving > 0;
+  if (starve) starving--;
+  emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom, images, flash: initial, watchdog, host, starve });
   board = new EmulatedBoard(emu, { ...shape, from: old });
   const ms = () => Math.round((base + emu.nanos) / 1e5) / 10;
   emu.onText = (s) => {
@@ -107,11 +121,21 @@ async function run(ns, stop = () => false) {
     if (emu.halted === 'reset') {
       const wd = emu.mcu.peripherals[0x40058];
       say({ reset: wd.reason === 1 ? 'watchdog' : 'machine', ms: emu.ms() });
-      start(emu.mcu.flash.slice());
+      noteFeeds(wd.reason === 1);
+      // a watchdog reset (machine.reset() is one too) keeps the watchdog's scratch registers and REASON
+      start(emu.mcu.flash.slice(), emu.watchdogState());
       continue;
     }
     await new Promise((r) => setImmediate(r));
   }
+}
+
+// the watchdog's feeds of the boot that ends now (a reset or a cut), kept for `stats`
+function noteFeeds(bit = false) {
+  const f = emu.feeds;
+  if (f.enabledAt === null && !f.count) return;
+  const end = Math.max(f.maxGapNs, f.last !== null ? emu.nanos - f.last : 0);
+  feeds.push({ feeds: f.count, max_gap_ms: Math.round(f.maxGapNs / 1e5) / 10, to_end_ms: Math.round(end / 1e5) / 10, bit });
 }
 
 const queue = [];
@@ -146,6 +170,8 @@ for (;;) {
   else if (op === 'lines') for (const [ch, v] of req.set) board.lines[ch] = v;
   else if (op === 'analog') for (const [ch, v] of req.set) board.analog[ch] = v;
   else if (op === 'button') board.press(!!req.down);
+  else if (op === 'supply') board.power(!!req.on);
+  else if (op === 'data_cut') board.cutData(!!req.cut);
   else if (op === 'cut') {
     const stats = emu.flashStats;
     stats.rand = mulberry32(req.seed ?? 1);
@@ -157,6 +183,7 @@ for (;;) {
   } else if (op === 'power_on') {
     if (off) {
       off = null;
+      noteFeeds();
       start(emu.mcu.flash.slice());
     }
     say({ power: 'on', ms: emu.ms() });
@@ -179,6 +206,17 @@ for (;;) {
     } catch (exc) {
       say({ error: 'exec: ' + exc.message });
     }
+  } else if (op === 'write_flash') {
+    const data = fs.readFileSync(req.file);
+    emu.mcu.flash.set(data, req.offset);
+    say({ written: data.length });
+  } else if (op === 'starve') {
+    starving = req.boots ?? 1;
+    say({ starving });
+  } else if (op === 'host') {
+    host = { dtr: req.dtr ?? host.dtr, reading: req.reading ?? host.reading };
+    emu.setHost(host);
+    say({ host });
   } else if (op === 'save_fs') {
     fs.writeFileSync(req.file, emu.mcu.flash.subarray(FS_OFFSET, FS_OFFSET + FS_SIZE));
     say({ saved: req.file });
@@ -195,6 +233,17 @@ for (;;) {
         latches: board.latches,
         adc_reads: board.adcReads,
         wall_s: Number(emu.wallNs) / 1e9,
+        // the watchdog's feeds, each boot so far and this one: the longest gap between two feeds
+        // (or from its start to the first), and in this boot the time since the last
+        watchdog: {
+          boots: feeds,
+          now: {
+            feeds: emu.feeds.count,
+            max_gap_ms: Math.round(emu.feeds.maxGapNs / 1e5) / 10,
+            since_ms: emu.feeds.last === null ? null : Math.round((emu.nanos - emu.feeds.last) / 1e5) / 10,
+            long: emu.feeds.long.map(([a, b]) => [Math.round((base + a) / 1e5) / 10, Math.round((base + b) / 1e5) / 10]),
+          },
+        },
       },
     });
   } else if (op === 'go') {

@@ -30,6 +30,13 @@ def test_a_bad_new_game_changes_nothing_and_journal_kb_stays_with_ludus_flash():
         "cannot start 'ludo/classic' on this board"
     )
     assert not replies[3]["ok"] and "journal_kb changes only with ludus flash" in replies[3]["error"]
-    # the game in progress is still there, in RAM and in the journal
+    # the game in progress is still there, in RAM and in the journal (read as a reboot reads it: on
+    # the unix port's broken-up 160K heap a record's buffer beside this device's Ludo check may not fit)
     assert list(b.device.app.referee.record.actions) == ["h7-h16"]
-    assert b.device.journal.current()[1] == ["h7-h16"]
+    import gc
+
+    from ludus.record.journal import Journal
+
+    b.device = None
+    gc.collect()
+    assert Journal(b.flash).current()[1] == ["h7-h16"]

@@ -35,3 +35,16 @@ def test_a_finished_game_shows_placements_and_the_start_position_begins_a_new_on
     rig.fill(ludo.start_position("classic/2"))
     rig.settle()
     assert [e["start"] for e in rig.take("new_game")] == ["ludo/classic/2"]
+
+
+def test_a_token_going_home_lights_only_the_free_home_slots():
+    # three tokens home, the fourth lifted from the column: the one free slot is its destination, and the
+    # three full ones are not lit (a token cannot be put there)
+    rig = at("ludo classic seats=gr turn=g rolls=2 g=home,home,home,c3 r=t5,base,base,base")
+    rig.lift("green.c3")
+    full = [k for k in range(4) if rig.counts[rig.cell("green.home.%d" % k)]]
+    assert len(full) == 3
+    for k in range(4):
+        assert rig.lit("green.home.%d" % k, "destination") == (k not in full), k
+    rig.place("green.home")
+    assert rig.take("game_over") or rig.referee.game.placements() == [0]

@@ -42,6 +42,7 @@ ALLOWED = {
     "ludus.club": BASE | {"ludus.ludo", "ludus.record"},  # the season kept on the board: wired by the device
     "ludus.calibrate": BASE | {"ludus.board", "ludus.sensing"},  # the wizard: a laptop's, kept off the board
     "ludus.link": BASE,  # the USB link's JSON lines: knows no layer above it
+    "ludus.outgoing": BASE,  # the board's lines out, through a port that may not take them
     "ludus.app": None,  # the firmware's loop: wires every layer, as main does
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "ludus.commands": None,  # the link's settings commands, the device's own (loaded for each use)

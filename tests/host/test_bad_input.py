@@ -57,8 +57,11 @@ BAD = [
     (["play", "{d}/latin1.txt", "--board", "checkers", "--game", "checkers/2"], ["not UTF-8", "byte"]),
     (["play", "-", "--board", "checkers", "--game", "checkers/2", "--settle-ms", "\u00b2"], ["--settle-ms"]),
     (["play", "-", "--board", "checkers", "--game", "ludo/classic/4"], ["does not fit this game"]),
-    (["verify", "/dev/zero"], ["larger than", "not a record"]),
+    (["verify", "/dev/zero"], ["it is a device", "not a file"]),
     (["verify", "{d}/binary.bin"], ["not UTF-8"]),
+    (["monitor", "exec:true", "--for", "nan"], ["--for", "'nan'"]),
+    (["monitor", "exec:true", "--for", "-5"], ["--for", "'-5'"]),
+    (["monitor", "exec:true", "--for", "0"], ["--for", "above 0"]),
     (["nosuch"], ["invalid choice"]),
     (["moves", "ludo/classic/\u00b2"], ["classic/\u00b2"]),
     (["fuzz", "--cases", "0"], ["--cases", "1..10000000"]),
@@ -205,3 +208,102 @@ def test_numbers_a_board_cannot_have_are_refused(json_files):
         if name.startswith("board_x_") or name.startswith("board_y_"):
             proc = ludus("boards", "validate", str(json_files / name))
             assert proc.returncode == 2 and "must be a number (millimetres)" in proc.stderr, proc.stderr
+
+
+def test_named_pipes_devices_and_folders_are_refused_by_every_command_that_reads_a_file(tmp_path):
+    # a named pipe with no writer used to hang each of these for ever; /dev/zero read to a MemoryError
+    # and a non-UTF-8 file raised UnicodeDecodeError in `ludus emulate --config`, which bypassed the
+    # checked reader
+    pipe = str(tmp_path / "p")
+    os.mkfifo(pipe)
+    (tmp_path / "latin1.json").write_bytes('{"board": "caf\xe9"}'.encode("latin-1"))
+    script = ["play", "-", "--board", "checkers", "--game", "checkers/2"]
+    cases = [
+        (["verify", "{f}"], "record"),
+        (["play", "{f}", "--board", "checkers", "--game", "checkers/2"], "script"),
+        (["play", "-", "--board", "{f}", "--game", "checkers/2"], "board definition"),
+        ([*script, "--wiring", "{f}"], "wiring map"),
+        (["boards", "validate", "{f}"], "board definition"),
+        (["boards", "draw", "{f}"], "board definition"),
+        (["config", "--check", "{f}"], "config"),
+        (["config", "--from", "{f}"], "config"),
+        (["emulate", "--config", "{f}", "--no-input"], "config"),
+        (["emulate", "--board", "checkers", "--wiring", "{f}", "--no-input"], "wiring map"),
+        (["flash", "--dry-run", "--config", "{f}"], "config"),
+        (["season", "{f}"], "record"),
+    ]
+    tried = [(pipe, "a named pipe", case) for case in cases]
+    tried += [
+        (f, kind, case)
+        for f, kind in ((str(tmp_path), "a folder"), ("/dev/zero", "a device"))
+        for case in cases[:2]
+    ]
+    for f, kind, (argv, what) in tried:
+        began = time.monotonic()
+        proc = ludus(*[a.replace("{f}", f) for a in argv], stdin="press\n", timeout=30)
+        said = proc.stderr
+        assert proc.returncode == 2 and said.count("\n") == 1 and "Traceback" not in said, (argv, said)
+        assert "cannot read %s %s: it is %s, not a file" % (what, f, kind) in said, (argv, said)
+        assert time.monotonic() - began < 20
+    proc = ludus("emulate", "--config", str(tmp_path / "latin1.json"), "--no-input")
+    assert proc.returncode == 2 and "is not UTF-8 text (byte 14" in proc.stderr, proc.stderr
+
+
+def test_a_file_or_folder_named_like_a_shipped_board_never_stands_in_for_it(tmp_path, monkeypatch):
+    # a folder `checkers` and a file `ludo52` where the command runs: the names still mean the shipped
+    # boards (before: "Is a directory", and `ludus sim --game ludo/classic/4` did not start); a path
+    # names the file (./ludo52)
+    (tmp_path / "checkers").mkdir()
+    (tmp_path / "ludo52").write_text("x\n")
+    (tmp_path / "s.play").write_text("start checkers/2\nmove h7 h16\n")
+    proc = ludus("play", "s.play", "--board", "checkers", "--game", "checkers/2", cwd=str(tmp_path))
+    assert proc.returncode == 0 and "h7-h16" in proc.stdout, proc.stderr
+    proc = ludus(
+        "play", "-", "--board", "ludo52", "--game", "ludo/classic/2", stdin="press\n", cwd=str(tmp_path)
+    )
+    assert proc.returncode == 0, proc.stderr
+    proc = ludus(
+        "play", "-", "--board", "./ludo52", "--game", "ludo/classic/2", stdin="press\n", cwd=str(tmp_path)
+    )
+    assert proc.returncode == 2 and "./ludo52" in proc.stderr and "Traceback" not in proc.stderr
+    proc = ludus("play", "-", "--board", "./checkers", "--game", "checkers/2", stdin="", cwd=str(tmp_path))
+    assert proc.returncode == 2 and "it is a folder" in proc.stderr
+    proc = ludus("play", "-", "--board", "nosuch", "--game", "checkers/2", stdin="", cwd=str(tmp_path))
+    assert proc.returncode == 2 and "not a shipped board (checkers, ludo40, ludo52, ludo56)" in proc.stderr
+    from ludus_host.sim_server import Hub, Settings
+
+    monkeypatch.chdir(tmp_path)
+    hello = Hub(Settings("ludo/classic/4")).hello()  # the simulator's table and the page's board
+    assert hello["board_name"] == "ludo52" and hello["board"]["game"] == "ludo52"
+
+
+def test_an_output_never_replaces_an_input(tmp_path):
+    # refused before any work, the input as it was (before: `boards draw B --svg B` put the drawing
+    # over the board definition; the emulator's flash over its config)
+    board = tmp_path / "b.json"
+    board.write_text(open(BOARD, encoding="utf-8").read())
+    config = tmp_path / "config.json"
+    config.write_text('{"board": "checkers"}')
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "config.json").write_text('{"board": "checkers"}')
+    cases = [
+        (["boards", "draw", str(board), "--svg", str(board)], "--svg %s is the board definition" % board),
+        (
+            ["emulate", "--config", str(config), "--flash-image", str(config), "--no-input"],
+            "--flash-image %s is the config" % config,
+        ),
+        (
+            ["flash", "--stage", str(stage), "--config", str(stage / "config.json")],
+            "is inside --stage %s, which is emptied first" % stage,
+        ),
+    ]
+    for argv, words in cases:
+        proc = ludus(*argv)
+        assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert board.read_text() == open(BOARD, encoding="utf-8").read()
+    assert config.read_text() == '{"board": "checkers"}' and os.listdir(stage) == ["config.json"]
+    link = tmp_path / "link"
+    os.symlink(config, link)  # (the same file by another name)
+    proc = ludus("emulate", "--config", str(link), "--flash-image", str(config), "--no-input")
+    assert proc.returncode == 2 and "is the config" in proc.stderr

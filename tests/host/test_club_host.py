@@ -123,6 +123,21 @@ def test_ludus_games_names_a_board_that_does_not_answer():
     assert proc.returncode == 2 and "--last" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def _bots_game_from_the_start(club):
+    # a whole two-player Danish game from its start, the board playing both seats, a person carrying
+    # out what it lights: the season the club then has
+    from ludus_host.sim_table import LiveTable
+    from sim_play import bots_play_out
+
+    t = LiveTable("ludo/danish/4", seed="00" * 32, club=club)
+    t.act({"do": "bots", "bots": {"green": "strong", "red": "preferred"}})
+    t.act({"do": "setup", "start": "ludo/danish/2"})
+    t.advance(t.now + 500)
+    bots_play_out(t, 3000)
+    assert t.state()["phase"] == "over"
+    return t.state()["season"]
+
+
 def _finish_on(table):
     table.act({"do": "start", "position": DANISH_END})
     table.advance(table.now + 500)
@@ -141,9 +156,19 @@ def test_the_simulator_names_the_seats_keeps_the_season_and_writes_name_lines(tm
     _finish_on(table)
     state = table.state()
     assert state["players"] == {"0": "Anna", "2": "Søren"}
-    assert any("game over: 1. Anna (green), 2. Søren (red)" in text for _, text in state["log"])
-    season = state["season"]
-    assert [(r["player"], r["points"]) for r in season["standings"]] == [("Anna", 3), ("Søren", 2)]
+    assert any(
+        "Anna (Green) wins. Places: 1. Anna (Green), 2. Søren (Red)" in text for _, text in state["log"]
+    )
+    # a game from a typed position (one move from its end) is no game of the season: only games from a
+    # start are counted
+    assert state["season"]["games"] == 0
+    assert "season: not counted, the game began from a typed position" in state["log"][-1][1]
+    season = _bots_game_from_the_start(club)
+    assert season["games"] == 1
+    assert sorted((r["player"], r["points"]) for r in season["standings"]) in (
+        [("Anna", 3), ("Søren", 2)],
+        [("Anna", 2), ("Søren", 3)],
+    )
     assert json.loads(table.record())["players"] == {"0": "Anna", "2": "Søren"}
     script = table.script()
     assert "name green Anna" in script and "name red Søren" in script
@@ -151,8 +176,9 @@ def test_the_simulator_names_the_seats_keeps_the_season_and_writes_name_lines(tm
     second = LiveTable("ludo/danish/4", seed="00" * 32, club=club)  # (the same seed: another game)
     assert second.state()["names"] == {"green": "Anna", "red": "Søren"}
     second.act({"do": "names", "names": {"green": "Søren", "red": "Anna"}})  # (a game of its own)
+    assert second.state()["season"]["games"] == 1  # kept from the first table
     _finish_on(second)
-    assert second.state()["season"]["games"] == 2
+    assert second.state()["season"]["games"] == 1  # (a typed position again: not counted)
     second.act({"do": "new_season"})
     assert second.state()["season"]["games"] == 0
     # the saved script replays to the same names in its record

@@ -51,15 +51,18 @@ def test_manifest_and_package_json_are_up_to_date():
             assert f.read() == text, "%s is stale: run python -m ludus_host.packaging" % path
 
 
-def test_the_manifest_freezes_exactly_the_package_tree():
+def test_the_manifest_freezes_exactly_the_package_tree_beside_the_ports_own_modules():
     calls = read_manifest()
     kinds = [kind for kind, _, _ in calls]
-    assert kinds == ["metadata", "package"], calls
-    _, args, kwargs = calls[1]
+    assert kinds == ["include", "metadata", "package"], calls
+    # a custom FROZEN_MANIFEST replaces the board's: without the port's own, a frozen build would
+    # have no _boot.py to mount the file system (main.py and config.json live there) and no rp2
+    assert calls[0][1] == ("$(PORT_DIR)/boards/manifest.py",)
+    _, args, kwargs = calls[2]
     assert args == ("ludus",) and kwargs["opt"] == 3
     frozen = sorted("ludus/" + p for p in kwargs["files"])
     assert frozen == tree_files()
-    assert calls[0][2]["version"] == ludus.__version__
+    assert calls[1][2]["version"] == ludus.__version__
     for p in kwargs["files"]:
         assert os.path.exists(os.path.join(FIRMWARE, "ludus", p)), p
 

@@ -350,3 +350,52 @@ def test_ludus_emulate_names_a_place_or_channel_it_does_not_know():
         with pytest.raises(LudusError) as err:
             _channels([word], board, config)
         assert said in str(err.value)
+
+
+def test_ludus_emulate_drops_its_usb_at_a_reset_and_the_tools_open_it_again(
+    harness, checkers_config, tmp_path
+):
+    # a bare MicroPython (seconds to boot, not the firmware's minute): the REPL is told to reset; the
+    # emulated Pico's USB serial goes away as a real one's does (a tool reading it gets an error),
+    # and comes back at the same --link; `ludus monitor` carries on across it and hears the Pico
+    # after the reset (before: the pseudo-terminal stayed up through the reset, which a real board's
+    # port never does, so no tool's reopening was ever tried)
+    board = Emulate(tmp_path, checkers_config, "--flash-image", str(tmp_path / "pico.flash"), "--erase")
+    mon = subprocess.Popen(
+        [sys.executable, "-m", "ludus_host.cli", "monitor", board.link, "--for", "120"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")),
+    )
+    heard = []
+
+    def until(text, typed=None):
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if typed is not None:  # (typed into the REPL again until it is heard: a booting Pico)
+                fd = os.open(board.link, os.O_WRONLY | os.O_NOCTTY)
+                os.write(fd, typed.encode())
+                os.close(fd)
+            line = mon.stdout.readline()
+            heard.append(line)
+            if text in line:
+                return
+        raise AssertionError("not heard: %r in %r" % (text, heard[-10:]))
+
+    try:
+        time.sleep(1.0)
+        until("before 42", "print('before', 6 * 7)\r\n")
+        os.write(fd := os.open(board.link, os.O_WRONLY | os.O_NOCTTY), b"import machine; machine.reset()\r\n")
+        os.close(fd)
+        until("went away")
+        until("is back")
+        until("after 42", "print('after', 6 * 7)\r\n")
+    finally:
+        mon.terminate()
+        heard += mon.communicate(timeout=30)[0].splitlines(True)
+        said = board.stop()
+    text = "".join(said)
+    assert "the Pico resets (" in text and "its USB serial is back, on /dev/pts/" in text, text
+    assert mon.returncode is not None and "Traceback" not in "".join(heard)

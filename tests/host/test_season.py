@@ -142,3 +142,18 @@ def test_bad_records_are_refused_by_name_and_no_table_is_printed(tmp_path):
     assert "(5 records refused: no table)" in err and "Traceback" not in err
     r = season_cmd(good, "--rules", "nonsense")
     assert r.returncode == 2 and "--rules nonsense" in r.stderr
+
+
+def test_a_table_is_never_written_over_a_record_it_reads(tmp_path):
+    # `ludus season --json R1.json R1.json R2.json` wrote the table over the record R1.json
+    r1, r2 = write(tmp_path, "R1.json", played(1)), write(tmp_path, "R2.json", played(2))
+    kept = r1.read_text()
+    for option in ("--json", "--csv"):
+        proc = season_cmd(option, r1, r1, r2)
+        assert proc.returncode == 2 and "%s %s is a record" % (option, r1) in proc.stderr, proc.stderr
+        assert r1.read_text() == kept and "Traceback" not in proc.stderr
+    proc = season_cmd("--csv", tmp_path / "t", "--json", tmp_path / "t", r1, r2)
+    assert proc.returncode == 2 and "--csv and --json both name" in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["R1.json", "R2.json"]
+    proc = season_cmd("--json", tmp_path / "table.json", r1, r2)  # (another name: written)
+    assert proc.returncode == 0 and json.loads((tmp_path / "table.json").read_text())["games"] == 2

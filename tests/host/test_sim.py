@@ -18,6 +18,7 @@ from ludus.record import GameRecord
 from ludus_host.sim_server import HUB, Settings, make_app
 from ludus_host.sim_table import GAMES, LiveTable, replay_record, replay_script, script_options
 from ludus_host.simboard import Simulator, load_board, parse_script
+from sim_play import bots_play_out, carry_out, counts_of, press
 from tools import ctrl_c_as_at_a_terminal
 
 pytestmark = pytest.mark.cpython_only
@@ -43,13 +44,6 @@ def move(table, a, b, carry=150, rest=500):
     table.advance(table.now + rest)
 
 
-def press(table, held=100, rest=400):
-    table.act({"do": "button", "down": True})
-    table.advance(table.now + held)
-    table.act({"do": "button", "down": False})
-    table.advance(table.now + rest)
-
-
 def checkers_table():
     t = LiveTable("checkers/2", seed=SEED)
     t.act({"do": "setup"})
@@ -69,7 +63,7 @@ def test_checkers_on_the_live_table_jump_chain_illegal_and_undo():
     assert st["situation"] == "illegal"
     lit = {name: meaning for _, name, meaning, _ in st["lit"]}
     assert lit["h111"] == "way back" and lit["h26"] == "illegal"
-    assert "illegal: h111-h26" in st["log"][-1][1]
+    assert "Not allowed, h111 to h26: h26 is neither" in st["log"][-1][1]
     move(t, "h26", "h111")
     assert t.state()["situation"] == "idle"
     press(t, held=1000)  # a long press: undo the last move
@@ -126,12 +120,12 @@ def test_ludo_capture_from_a_position_in_words():
     t = LiveTable("ludo/classic/2", seed=SEED)
     t.act({"do": "start", "position": pos})
     press(t)
-    assert t.state()["log"][-1][1] == "green rolled %d" % v
+    assert t.state()["log"][-1][1] == "Green threw a %d" % v
     move(t, target, "red.base.3")  # the victim off first,
     move(t, "t2", target)  # then the capture
     st = t.state()
     assert st["moves"][-1] == "%d green.0 t2-%s x red.0" % (v, target)
-    assert "red's token captured: put it in red's base" in st["log"][-1][1]
+    assert "Red's token is captured: put it back in Red's base" in st["log"][-1][1]
     assert st["pieces"][target] == ["green"] and st["pieces"]["red.base.3"] == ["red"]
     assert st["commitment"] and len(st["commitment"]) == 64
 
@@ -144,7 +138,7 @@ def test_power_cut_on_the_live_table_keeps_the_game():
     t.advance(t.now + 400)
     st = t.state()
     assert st["moves"] == before and st["situation"] == "idle"
-    assert any("power cut" in text for _, text in st["log"])
+    assert any("Power cut" in text for _, text in st["log"])
     assert "power" in t.script()
 
 
@@ -196,9 +190,9 @@ def test_a_record_saved_from_the_table_replays_move_by_move():
     assert len(steps) == 4
     assert steps[0]["pieces"]["h7"] == ["red"] and "h16" not in steps[0]["pieces"]
     assert steps[1]["pieces"]["h16"] == ["red"] and "h7" not in steps[1]["pieces"]
-    assert steps[1]["moves"] == ["h7-h16"] and steps[1]["log"] == ["red moved h7-h16"]
+    assert steps[1]["moves"] == ["h7-h16"] and steps[1]["log"] == ["Red moved from h7 to h16"]
     assert steps[3]["pieces"]["h29"] == ["red"] and steps[3]["moves"] == record.actions
-    assert steps[3]["log"][-1] == "red moved h2-h29" and len(steps[3]["log"]) == 3
+    assert steps[3]["log"][-1] == "Red jumped from h2 to h29" and len(steps[3]["log"]) == 3
 
 
 def test_a_script_replay_with_a_failed_expectation_shows_it():
@@ -227,6 +221,8 @@ def test_the_server_serves_its_page_and_nothing_else():
             r = await c.get("/")
             assert r.status == 200 and '<svg id="board"' in await r.text()
             assert (await c.get("/static/sim.js")).status == 200
+            r = await c.get("/favicon.ico")  # (the page's icon: no 404 in a browser's console)
+            assert r.status == 200 and r.content_type == "image/svg+xml" and b"<svg" in await r.read()
             for bad in (
                 "/static/../pyproject.toml",
                 "/static/%2e%2e%2fpyproject.toml",
@@ -328,6 +324,22 @@ def _start(args):
     return proc, lines
 
 
+async def _ctrl_c_with_a_page_open(proc, url):
+    # a page's socket open, as a browser keeps it: Ctrl-C stops the server at once all the same
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(url + "ws") as ws:
+            assert (await ws.receive_json())["type"] == "hello"
+            proc.send_signal(signal.SIGINT)
+            began = time.monotonic()
+            async for _ in ws:  # (until the server closes it)
+                pass
+            while proc.poll() is None and time.monotonic() - began < 15:
+                await asyncio.sleep(0.05)
+            return time.monotonic() - began
+
+
 def test_ludus_sim_starts_on_a_free_port_when_its_own_is_taken():
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -343,10 +355,12 @@ def test_ludus_sim_starts_on_a_free_port_when_its_own_is_taken():
             assert r.status == 200
         with urllib.request.urlopen(url + "api/script", timeout=10) as r:
             assert "--game ludo/classic/4" in r.read().decode()
+        stopped_in = run(_ctrl_c_with_a_page_open(proc, url))
     finally:
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=20)
         taken.close()
+    assert stopped_in < 5, "Ctrl-C took %.1f s with a page open" % stopped_in
     assert proc.returncode == 0, err
     assert "Traceback" not in err
 
@@ -428,7 +442,7 @@ def test_a_mirror_shows_what_the_board_says():
     assert st["mirror"] == "device" and st["board"] == "ludo52"
     assert [text for _, text in st["log"]][:2] == [
         "board started: firmware 0.1.0 on MicroPython 1.28.0, protocol 1, 1 bytes free",
-        "green rolled 3",
+        "Green threw a 3",
     ]
     assert st["phase"] == "play" and st["turn"] == "green" and st["commitment"] == "ab" * 32
     assert st["moves"] == ["roll 6", "6 green.0 base-t0", "roll 3"]
@@ -511,50 +525,6 @@ def test_a_mirror_of_the_firmware_on_the_unix_port(tmp_path):
         m.close()
 
 
-def _counts(game):
-    counts = bytearray(len(game.place_names))
-    game.fill_counts(counts)
-    return counts
-
-
-def carry_out(t, move_text):
-    """A move's pieces moved on the table as a player moves them: what leaves lifted, then what
-    arrives put down, each piece in the colour the game has it."""
-    from ludus.games import position
-    from ludus_host.simboard import game_colours
-
-    game = t.referee.game
-    after_game = position(game.notation())
-    after_game.push(after_game.parse_move(move_text))
-    before, after = _counts(game), _counts(after_game)
-    want = game_colours(t.referee.adapter, after_game)
-    board, sim = t.board, t.sim.sim
-    puts = []
-    for p, name in enumerate(game.place_names):
-        cells = [board.cell_id(c) for c in board.cells_of_place(board.place_id(name))]
-        for _ in range(before[p] - after[p]):
-            t.act({"do": "lift", "cell": next(c for c in cells if sim.counts[sim.cells[c]])})
-        if after[p] > before[p]:
-            have = list(sim.table().get(name, []))
-            missing = list(want.get(name, []))
-            for colour in have:
-                if colour in missing:
-                    missing.remove(colour)
-            for k in range(after[p] - before[p]):
-                puts.append(
-                    (
-                        next(c for c in cells if not sim.counts[sim.cells[c]])
-                        if len(cells) > 1
-                        else cells[0],
-                        missing[k],
-                    )
-                )
-    t.advance(t.now + 150)
-    for cell, colour in puts:
-        t.act({"do": "place", "cell": cell, "colour": colour})
-    t.advance(t.now + 500)
-
-
 def test_a_dice_game_to_its_end_reveals_the_seed_and_verifies():
     t = LiveTable("ludo/classic/2", seed=SEED)
     t.act(
@@ -578,7 +548,10 @@ def test_a_dice_game_to_its_end_reveals_the_seed_and_verifies():
     assert st["phase"] == "over", st["log"][-3:]
     assert st["seed"] and st["commitment"] == commitment
     assert st["verified"].startswith("verified: ") and "agree with the seed" in st["verified"]
-    assert any(text.startswith("game over: 1. ") for _, text in st["log"])
+    assert any(
+        text.startswith("Green wins. Places: 1. Green") or text.startswith("Red wins. Places: 1. Red")
+        for _, text in st["log"]
+    )
     record = GameRecord.from_json(t.record())
     assert record.verify() == [] and record.seed_sha256 == commitment
 
@@ -609,9 +582,9 @@ def test_every_game_the_page_offers_sets_up_and_starts_on_its_board(preset):
     t.act({"do": "setup"})
     t.advance(t.now + 600)
     st = t.state()
-    assert st["phase"] == "play" and st["log"][-1][1].startswith("new game: ")
+    assert st["phase"] == "play" and st["log"][-1][1].startswith("New game: ")
     # every piece of the start is on the board, and the game has exactly those
-    assert sum(len(v) for v in st["pieces"].values()) == sum(_counts(t.referee.game)) >= 12
+    assert sum(len(v) for v in st["pieces"].values()) == sum(counts_of(t.referee.game)) >= 12
 
 
 async def next_error(ws):
@@ -707,33 +680,15 @@ def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
     assert any("cannot read" in text for _, text in st["log"])
 
 
-def _bots_play_out(t, limit):
-    """Every seat a bot: wait for each lit bot move and carry it out as a person would. Returns the
-    bot events' moves, in order."""
-    chosen = []
-    for _ in range(limit):
-        if t.state()["phase"] == "over":
-            break
-        t.advance(t.now + 1100)
-        ref = t.referee
-        if ref.situation == 2:  # pending: a move the sensors cannot see done; the person says so
-            press(t)
-            continue
-        if ref.bot_move() is not None and ref.situation == 3:
-            text = str(ref.bot_move())
-            chosen.append(text)
-            carry_out(t, text)
-    return chosen
-
-
 def test_bots_play_a_whole_checkers_game_on_the_table_and_the_script_replays_it():
     t = LiveTable("checkers/2", seed=SEED)
     t.act({"do": "bots", "bots": {"0": "strong", "1": "greedy"}})
     t.act({"do": "setup"})
     t.advance(t.now + 500)
-    chosen = _bots_play_out(t, 400)
+    chosen = bots_play_out(t, 400)
     st = t.state()
     assert st["phase"] == "over" and st["bots"] == {"0": "strong", "1": "greedy"}
+    assert st["verified"] == "verified: the record replays, %d moves, all legal" % len(st["moves"])
     assert st["moves"] == chosen  # the referee accepted exactly each bot's move
     assert any("(strong bot) chose" in text for _, text in st["log"])
     # the bots come back on a replay of the saved script: the same moves, the same end
@@ -748,7 +703,7 @@ def test_bots_play_a_whole_ludo_game_and_its_record_verifies():
     t.act({"do": "bots", "bots": {"green": "strong", "red": "preferred"}})
     t.act({"do": "setup"})
     t.advance(t.now + 500)
-    chosen = _bots_play_out(t, 3000)
+    chosen = bots_play_out(t, 3000)
     st = t.state()
     assert st["phase"] == "over", st["log"][-3:]
     played = [m for m in st["moves"] if not m.startswith("roll")]
@@ -778,3 +733,67 @@ def test_a_play_script_names_bad_bots_lines():
     with pytest.raises(NotationError, match="'purple' is not a seat"):
         list(sim.run(parse_script("bots purple=strong\n", board)))
     assert sim.bots == {}
+
+
+def test_a_token_put_on_a_full_home_slot_goes_into_a_free_one():
+    # three tokens home: green's last token, dropped on a full slot, lands in the free one and finishes
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    pos = "ludo classic seats=gr turn=g rolls=2 g=home,home,home,c3 r=t5,base,base,base"
+    t.act({"do": "start", "position": pos})
+    t.advance(t.now + 300)
+    full = [
+        c
+        for c in ("green.home.0", "green.home.1", "green.home.2", "green.home.3")
+        if c in t.state()["pieces"]
+    ]
+    assert len(full) == 3
+    t.act({"do": "lift", "cell": "green.c3"})
+    t.advance(t.now + 300)
+    lit = {name for _, name, meaning, _ in t.state()["lit"] if meaning == "destination"}
+    assert lit and not lit & set(full)  # only the free slot is lit (the firmware's scene)
+    t.act({"do": "place", "cell": full[0]})
+    t.advance(t.now + 600)
+    st = t.state()
+    assert st["moves"][-1] == "2 green.3 c3-home" and st["situation"] != "moving"
+    assert all(st["pieces"].get("green.home.%d" % k) == ["green"] for k in range(4))
+
+
+def test_the_pages_sounds_are_the_piezos_cues():
+    # the page sounds a cue for the events the firmware's loop sounds one for, with the piezo's notes
+    from types import SimpleNamespace
+
+    from ludus.app import App
+    from ludus_host.sim_server import cue_notes
+    from ludus_host.sim_table import CUES
+
+    played = []
+    fake = SimpleNamespace(buzzer=SimpleNamespace(play=lambda cue, now: played.append(list(cue))))
+    names = ["roll", "move", "pass", "illegal", "mismatch", "refused", "resume", "undo", "game_over", "bot"]
+    for name in names:
+        del played[:]
+        App._cue(fake, {"event": name}, 0)
+        assert played == ([cue_notes()[CUES[name]]] if name in CUES else []), name
+    assert sorted(CUES) == ["illegal", "move", "refused"]
+
+
+def test_the_words_are_plain_and_leave_out_what_is_not_there():
+    from types import SimpleNamespace
+
+    from ludus_host.sim_table import verified_words
+    from ludus_host.sim_words import words
+
+    mismatch = words({"event": "mismatch", "missing": ["t5"], "unexpected": []})
+    assert mismatch == "The pieces differ from the game: a piece is missing on t5"
+    both = words({"event": "mismatch", "missing": ["t5", "t9"], "unexpected": ["t7"]})
+    assert both.endswith("a piece is missing on t5 and t9; a piece is not expected on t7")
+
+    def record(rolls, moves):
+        return SimpleNamespace(verify=lambda: [], counts=lambda: (rolls, moves))
+
+    assert verified_words(record(0, 1), dice=False) == "verified: the record replays, 1 move, all legal"
+    assert verified_words(record(1, 1), dice=True).startswith(
+        "verified: 1 roll and 1 move agree with the seed"
+    )
+    assert verified_words(record(12, 10), dice=True).startswith("verified: 12 rolls and 10 moves agree")
+    bad = SimpleNamespace(verify=lambda: ["roll #1 differs"], counts=lambda: (1, 0))
+    assert verified_words(bad, dice=True) == "the record does NOT verify: roll #1 differs"

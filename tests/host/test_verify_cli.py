@@ -216,3 +216,17 @@ def test_deeply_nested_json_is_refused_not_a_traceback(tmp_path, capsys):
     code, out, err = verify(path, capsys)
     assert code == 2 and out == ""
     assert err == "ludus verify: record %s is nested too deeply to be a record\n" % path
+
+
+def test_a_record_of_thousands_of_wrong_rolls_lists_the_first_ten_and_counts_the_rest(tmp_path):
+    # (a 13.5 MB record of 1.5 million "roll 1" printed 1,249,320 lines, 99 MB, before)
+    seed = "11" * 32
+    data = json.loads(GameRecord("ludo/classic/2", {}, seed=seed).to_json())
+    data["seed"] = seed
+    data["actions"] = ["roll 1"] * 20000  # (no six: no move, every roll another seat's)
+    proc = ludus("verify", write(tmp_path, json.dumps(data)))
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1 and len(lines) == 12, lines[:15]
+    wrong = int(lines[0].split(": ")[1].split()[0])
+    assert wrong > 15000 and lines[1].startswith("  action #0 ")
+    assert lines[-1] == "  ... and %d more (the first 10 are listed)" % (wrong - 10)

@@ -621,14 +621,20 @@ def check_dict(d):
     return checker
 
 
-def stream(f, source="board definition"):
+def stream(f, source="board definition", feed=None):
     """Read a definition laid out one cell (and indicator) per line, as the generator writes it, without
-    holding the whole document: returns a checker, or None when the layout is different."""
+    holding the whole document: returns a checker, or None when the layout is different. feed(), if
+    given, is called every few lines (the firmware's watchdog: a board takes a second or two to read
+    on a Pico)."""
     checker = _Checker()
     header = []
     section = None
+    lines = 0
     for line in f:
         s = line.strip()
+        lines += 1
+        if feed is not None and lines & 15 == 0:
+            feed()
         if section is not None:
             if s == "]" or s == "],":
                 header.append(s)
@@ -679,15 +685,16 @@ def fail(source, faults):
 # ---- reading a definition (BoardDefinition.load, from_json, from_dict call these) ----
 
 
-def load(cls, path):
+def load(cls, path, feed=None):
     """Read and check a board definition file. A file laid out one cell per line (as the generator
-    writes it) is read line by line, so the whole document is never in memory at once."""
+    writes it) is read line by line, so the whole document is never in memory at once. feed(): see
+    stream()."""
     try:
         f = open(path)
     except OSError as exc:
         raise BoardDefinitionError("cannot read board definition %s: %s" % (path, exc)) from None
     try:
-        checker = stream(f, path)
+        checker = stream(f, path, feed)
         if checker is None:
             f.seek(0)
             text = f.read()

@@ -68,12 +68,13 @@ class BoardDefinition:
     place_of_cell: array
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, feed=None):
         """Read and check a board definition file. A file laid out one cell per line (as the generator
-        writes it) is read line by line, so the whole document is never in memory at once."""
+        writes it) is read line by line, so the whole document is never in memory at once. feed(), if
+        given, is called as it reads (the firmware's watchdog)."""
         from ludus.board.check import load
 
-        return _loaded(load(cls, path))
+        return _loaded(load(cls, path, feed))
 
     @classmethod
     def from_json(cls, text, source="board definition"):
@@ -140,6 +141,11 @@ class BoardDefinition:
             else:
                 seen[pid] = 1
                 out[g] = pid
+        if len(unknown) == len(game_place_names):  # (a board for another game: one line, not hundreds)
+            raise BoardDefinitionError(
+                "board %s is a %s board: none of the game's %d places are on it"
+                % (self.name, self.game, len(game_place_names))
+            )
         for pid in range(self.place_count):
             if not seen[pid]:
                 faults.append(

@@ -97,6 +97,7 @@ class FakeShiftChain:
 
     def __init__(self, chips):
         self.chips = chips
+        self.broken = False  # the data line cut: its pull-up reads 1 for every bit
         self.lines = bytearray(b"\x01" * (8 * chips))
         self._latched = bytearray(8 * chips)
         self._pos = 0
@@ -109,6 +110,8 @@ class FakeShiftChain:
 
     def _bit(self, pos):
         # the pos-th bit out: chip pos // 8, input H first
+        if self.broken:
+            return 1
         if pos >= 8 * self.chips:
             return 0  # (the chain's serial input, tied low)
         return self._latched[(pos // 8) * 8 + 7 - pos % 8]
@@ -246,7 +249,9 @@ class FakePWM:
 class FakeSerial:
     """The USB serial port: feed(data) is what the host sent; readinto(buf) hands it out as the
     port would, never waiting. A ring of `capacity` bytes made once (a real host stops sending when
-    the device's buffer is full: feed() beyond it raises OverflowError)."""
+    the device's buffer is full: feed() beyond it raises OverflowError). Lines the board sends go
+    where the device is told (its `out`); tests of the board's own writer (ludus.outgoing) use
+    tests/firmware/usb_host.py, whose port models the host's side as well."""
 
     def __init__(self, capacity=4096):
         self.ring = bytearray(capacity)
@@ -343,7 +348,15 @@ class FakePlatform:
         self.serial = serial if serial is not None else FakeSerial()
         self.chain = self.bank = self.strip = self.pwm = None
         self.pin = FakePin()
+        self.supply = FakePin(0)  # the supply-sense line: 0 on USB alone, 1 with the external supply
         self.board = None
+        # the chip as ludus.hw.pico reads it: why it last started and the watchdog resets in a row
+        # (a test sets them before a boot), why it cannot run (None: it can), and the KiB of flash
+        # the firmware image leaves for the journal (None: not known)
+        self.cause = "power_on"
+        self.bites = 0
+        self.refusal = None
+        self.journal_room = None
 
     def read_file(self, name):
         return self.files.get(name.lstrip("/"))
@@ -379,6 +392,22 @@ class FakePlatform:
             if self.each_ms is not None:
                 self.each_ms(self.now)
 
+    def unsupported(self):
+        return self.refusal
+
+    def boot_cause(self):
+        return self.cause, self.bites
+
+    def clear_bites(self):
+        self.bites = 0
+
+    def journal_room_kb(self):
+        return self.journal_room
+
+    def journal_flash(self, journal_kb):
+        # (the test's flash, whatever its size; none at all for a journal that has no room)
+        return self.flash if journal_kb else FakeFlash(0)
+
     def start_watchdog(self, timeout_ms):
         self.watchdog = FakeWatchdog(timeout_ms, self.ticks_ms)
         return self.watchdog
@@ -389,6 +418,8 @@ class FakePlatform:
 
     def reset(self):
         self.resets += 1
+        self.cause = "reset"  # (the next boot's: machine.reset() counts no watchdog reset)
+        self.bites = 0
         raise FakeReset()
 
     def alive(self, on):
@@ -419,10 +450,11 @@ class FakePlatform:
         self.pwm = FakePWM()
         return {
             "sensors": sensors,
+            "supply": self.supply if config["pins"].get("supply") is not None else None,
             "button": Button(self.pin),
             "pixels": Pixels(None, board.led_count, send=self.strip.send),
             "buzzer": Buzzer(self.pwm) if config["pins"]["buzzer"] is not None else None,
-            "flash": self.flash,
+            "flash": self.journal_flash(config["journal_kb"]),
         }
 
     def put(self, cell, count):

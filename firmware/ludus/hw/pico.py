@@ -17,26 +17,48 @@ from ludus.runtime import const
 
 _WATCHDOG_CTRL_CLR = const(0x4005B000)  # WATCHDOG CTRL (0x40058000) through its atomic-clear alias
 _WATCHDOG_ENABLE = const(1 << 30)
+# RP2040 datasheet 4.7.6: REASON says why the chip last reset (TIMER: the watchdog bit; FORCE: a reset
+# it was told to make, as machine.reset() does; neither: power-on or the RUN pin). The scratch
+# registers keep their values through a watchdog reset; the SDK's reboot code uses 4 to 7, so SCRATCH0
+# holds this firmware's count of watchdog resets in a row, under a mark of its own.
+_WATCHDOG_REASON = const(0x40058008)
+_WATCHDOG_SCRATCH0 = const(0x4005800C)
+_REASON_TIMER = const(1)
+_REASON_FORCE = const(2)
+_BITES_MARK = const(0x4C550000)  # "LU" in the upper half: the count in the lower half is ours
+_SYSINFO_CHIP_ID = const(0x40000000)  # RP2040 datasheet 2.20.2: 0x?0002927 on an RP2040 (part 2)
+_FLASH_BASE = const(0x10000000)  # XIP: the flash as memory
+_FS_OFFSET = const(0xA0000)  # the RPI_PICO build's file system (1408 KiB) starts here
+_FS_BLOCKS = const(352)
+# pico-sdk's binary info (crt0.S): a header in the main image's first 256 bytes points at entries;
+# the one tagged "RP" with id BINARY_INFO_ID_RP_BINARY_END gives the address the firmware ends at
+_BI_START = const(0x7188EBF2)
+_BI_END = const(0xE71AA390)
+_BI_ID_AND_INT = const(5)
+_BI_TAG_RP = const(0x5052)
+_BI_BINARY_END = const(0x68F465DE)
 _SPI_SCK = ((2, 6, 18, 22), (10, 14, 26))  # the GPIOs each SPI bus can clock (RP2040 datasheet 1.4.3)
 _SPI_RX = ((0, 4, 16, 20), (8, 12, 28))
 JOURNAL_BLOCK = const(4096)
 
 
 class FlashRange:
-    """`count` 4 KiB blocks of the Pico's flash just below the file system, as a block device with
-    rp2.Flash's extended interface (what ludus.record.journal.Journal takes).
+    """`count` 4 KiB blocks of the Pico's flash just below the file system, or on a build with a ROMFS
+    partition just below that, as a block device with rp2.Flash's extended interface (what
+    ludus.record.journal.Journal takes).
 
     The stock RPI_PICO build's firmware ends near 0x53000 and its littlefs starts at 0xA0000: the
     flash between is unused, and littlefs must not be shrunk to make room (its superblock records
     its size, and the boot script formats the whole area when the size disagrees). rp2.Flash() can
     reach below its own start with negative block numbers: the offset arithmetic is 32-bit and
     unchecked in MicroPython 1.28 (ports/rp2/rp2_flash.c), checked in the emulator. So the journal's
-    blocks are -count .. -1 of rp2.Flash(): 16 blocks are flash 0x90000..0xA0000. On the ROMFS build
-    that is the top of the ROMFS partition, which `ludus flash --mode romfs` keeps clear."""
+    blocks are -count .. -1 of rp2.Flash(): 12 blocks are flash 0x94000..0xA0000. A ROMFS build puts
+    its partition right below the file system (0x60000..0xA0000 for 256 KiB), and the journal goes
+    below that (0x54000..0x60000), so that the whole partition is the code's."""
 
-    def __init__(self, count):
+    def __init__(self, count, below=0):
         self.flash = rp2.Flash()
-        self.first = -count
+        self.first = -below - count
         self.count = count
 
     def readblocks(self, n, buf, offset=0):
@@ -67,6 +89,66 @@ class Watchdog:
 
     def stop(self):
         machine.mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
+
+
+def _word(address):
+    return machine.mem32[address] & 0xFFFFFFFF
+
+
+def romfs_blocks():
+    """The 4 KiB blocks of the build's ROMFS partition (0: a build without one, as the stock RPI_PICO)."""
+    try:
+        import vfs
+
+        if vfs.rom_ioctl(1) > 0:  # (the number of ROMFS segments)
+            return vfs.rom_ioctl(2, 0).ioctl(4, 0)
+    except (ImportError, AttributeError, OSError, TypeError):
+        pass
+    return 0
+
+
+def firmware_end():
+    """Where the firmware image ends, as an offset into the flash, read from the binary info the
+    pico-sdk puts in every image (None if there is none): code and data reach that far."""
+    for at in range(_FLASH_BASE + 0x100, _FLASH_BASE + 0x200, 4):
+        if _word(at) == _BI_START and _word(at + 16) == _BI_END:
+            first = _word(at + 4)
+            last = _word(at + 8)
+            if first & 3 or not (_FLASH_BASE < first <= last < _FLASH_BASE + 0x200000):
+                return None
+            for entry in range(first, last, 4):
+                item = _word(entry)
+                if (
+                    _FLASH_BASE <= item < _FLASH_BASE + 0x200000
+                    and not item & 3  # (mem32 reads whole words only)
+                    and _word(item) == _BI_ID_AND_INT | _BI_TAG_RP << 16
+                    and _word(item + 4) == _BI_BINARY_END
+                ):
+                    return _word(item + 8) - _FLASH_BASE
+            return None
+    return None
+
+
+def held_at_power_up(samples=10):
+    """True if the die button is held down as the board starts (every one of SAMPLES readings, 5 ms
+    apart, low): main.py then leaves the board to the REPL, the firmware not started and no watchdog
+    running (docs/firmware.md, "Back to the REPL"). The button's pin is config.json's, GP14 without it."""
+    pin = 14
+    try:
+        import json
+
+        with open("config.json") as f:
+            found = json.load(f)["pins"]["button"]
+        if isinstance(found, int) and 0 <= found <= 28:
+            pin = found
+    except Exception:  # (no file, or no such field: config.json's reader says so later)
+        pass
+    button = machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    for _ in range(samples):
+        time.sleep_ms(5)
+        if button.value():
+            return False
+    return True
 
 
 def _spi_bus(sck, miso):
@@ -115,6 +197,60 @@ class Platform:
 
     def sleep_ms(self, ms):
         time.sleep_ms(ms)
+
+    def unsupported(self):
+        """Why this firmware cannot run on this board, or None: it is written for the RP2040 with the
+        RPI_PICO build's flash layout (the watchdog's registers, the journal's place below a file
+        system of 1408 KiB at 0xA0000). The RP2350 (Pico 2), the Pico W's build and other layouts
+        are refused by name rather than run with a journal in the wrong place."""
+        import sys
+
+        machine_name = getattr(sys.implementation, "_machine", "?")
+        if _word(_SYSINFO_CHIP_ID) & 0x0FFFFFFF != 0x00002927:
+            return "this board is %s, not an RP2040: the firmware is written for the Raspberry Pi Pico" % (
+                machine_name,
+            )
+        blocks = rp2.Flash().ioctl(4, 0) or 0
+        if blocks != _FS_BLOCKS:
+            return (
+                "%s has a file system of %d KiB, not the Raspberry Pi Pico build's 1408 KiB: the"
+                " journal's flash would be in the wrong place (flash the RPI_PICO build)"
+                % (machine_name, blocks * 4)
+            )
+        return None
+
+    def boot_cause(self):
+        """(why the chip last started, watchdog resets in a row): "power_on" (power or the RUN pin),
+        "reset" (machine.reset(): the firmware's own restarts, mpremote's) or "watchdog" (it bit);
+        the count goes up with each watchdog reset in a row and back to 0 otherwise."""
+        reason = _word(_WATCHDOG_REASON)
+        kept = _word(_WATCHDOG_SCRATCH0)
+        bites = kept & 0xFFFF if kept & 0xFFFF0000 == _BITES_MARK else 0
+        if reason & _REASON_TIMER:
+            cause = "watchdog"
+            bites += 1
+        else:
+            cause = "reset" if reason & _REASON_FORCE else "power_on"
+            bites = 0
+        machine.mem32[_WATCHDOG_SCRATCH0] = _BITES_MARK | (bites & 0xFFFF)
+        return cause, bites
+
+    def clear_bites(self):
+        """The board has run well since: watchdog resets are counted afresh."""
+        machine.mem32[_WATCHDOG_SCRATCH0] = _BITES_MARK
+
+    def journal_room_kb(self):
+        """The most KiB of flash that the firmware image leaves free below the file system, or below
+        the ROMFS partition (the journal's place), or None if the image's end cannot be read."""
+        end = firmware_end()
+        if end is None:
+            return None
+        top = _FS_OFFSET - romfs_blocks() * JOURNAL_BLOCK
+        return max(0, (top - ((end + 4095) & ~4095)) // 1024)
+
+    def journal_flash(self, journal_kb):
+        """The journal's flash: journal_kb KiB just below the file system or the ROMFS partition."""
+        return FlashRange(journal_kb // 4, romfs_blocks())
 
     def start_watchdog(self, timeout_ms):
         self.watchdog = Watchdog(timeout_ms)
@@ -174,10 +310,13 @@ class Platform:
         buzzer = None
         if pins["buzzer"] is not None:
             buzzer = Buzzer(PWM(Pin(pins["buzzer"])))
+        supply = pins.get("supply")
         return {
             "sensors": sensors,
+            # the external supply's sense line: a divider and a clamp, no pull needed (hardware/README.md)
+            "supply": Pin(supply, Pin.IN) if supply is not None else None,
             "button": Button(Pin(pins["button"], Pin.IN, Pin.PULL_UP)),
             "pixels": Pixels(Pin(pins["leds"], Pin.OUT), board.led_count),
             "buzzer": buzzer,
-            "flash": FlashRange(config["journal_kb"] // 4),
+            "flash": self.journal_flash(config["journal_kb"]),
         }

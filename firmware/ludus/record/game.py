@@ -6,7 +6,9 @@ import sys
 from ludus.dice import Dice, commitment, seed_from_hex
 from ludus.errors import LudusError, NotationError, StateError
 from ludus.record.actions import ActionLog, apply_action, is_roll_action, roll_text
-from ludus.runtime import forget, transient
+from ludus.runtime import const, forget, transient
+
+FEED_EVERY = const(16)  # actions replayed between two calls of replay's feed()
 
 
 def _codec():
@@ -47,6 +49,11 @@ class GameRecord:
         self._due = None  # (move, event) of defer_move, not yet written
         self.result = result
         self.dice = None  # the live dice of a game being recorded
+
+    def adopt(self, log):
+        """Take LOG (an ActionLog) as this record's actions, in place of the ones it had."""
+        self._due = None
+        self._actions = log
 
     @property
     def actions(self):
@@ -156,12 +163,13 @@ class GameRecord:
             game.set_options(self.options)
         return game
 
-    def replay(self, position=None, history=True):
+    def replay(self, position=None, history=True, feed=None):
         """The game rebuilt by applying every action to the start: rolls with game.apply_roll(v),
         moves with game.push(game.parse_move(text)). Raises the game's error, prefixed with the
         action index, at the first action that does not apply. position(start) -> game defaults to
         ludus.games.position. history=False sets the game's max_undo to 0 (if it has one), so a long
-        replay on the Pico keeps no take-back history."""
+        replay on the Pico keeps no take-back history. feed(), if given, is called every
+        FEED_EVERY actions (the firmware's watchdog, through a long game's restore)."""
         game = self._new_game(position)
         if not history and hasattr(game, "max_undo"):
             game.max_undo = 0
@@ -178,6 +186,8 @@ class GameRecord:
                     apply_action(game, action)
                 except LudusError as exc:
                     raise type(exc)("action #%d %r: %s" % (i, action, exc)) from None
+                if feed is not None and i % FEED_EVERY == FEED_EVERY - 1:
+                    feed()
         finally:
             if pinned is not None:
                 forget(pinned)

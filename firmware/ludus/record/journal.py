@@ -23,13 +23,14 @@ import json
 from array import array
 
 from ludus.errors import StateError
+from ludus.runtime import CODE_IN_RAM, const, transient
 from ludus.runtime import NATIVE as _NATIVE
-from ludus.runtime import const
 
 PAGE = const(256)
 _HEADER = const(16)  # bytes reserved at the start of a sector for its header
 PREPARE_ROOM = const(1024)  # prepare() erases ahead once fewer bytes than this are left in a block
 READY_MAX = const(8)  # erased blocks found again after a reboot, at most
+FEED_EVERY = const(64)  # records read between two calls of a scan's feed()
 _MAGIC = b"LJ1"
 _BLANK = b"\xff" * PAGE  # an erased page: what a page is padded with
 
@@ -47,12 +48,14 @@ def _crc_table():
 _CRC = _crc_table()  # 512 bytes: a byte at a time, eight times faster than bit by bit
 
 
-def _text(payload):
-    # an action's text; bytes that are no UTF-8 (damage the checksum missed) as U+FFFD, never an error
-    try:
-        return payload.decode()
-    except UnicodeError:
-        return "".join(chr(b) if b < 128 else "\ufffd" for b in payload)
+def _readback():
+    # the reading of a game back from flash: at boot and for the link's `games` and `journal`, never
+    # in a game's ticks. Where the code sits in the heap (`.mpy` files) it is loaded for the use and
+    # dropped, or it would hold some KB of the game's heap; where it is read in place it is kept
+    # (ludus.runtime.CODE_IN_RAM)
+    if CODE_IN_RAM:
+        return transient("ludus.record.readback")
+    return __import__("ludus.record.readback", None, None, ("_",))
 
 
 def crc16(data, crc=0xFFFF):
@@ -98,16 +101,15 @@ class Journal:
     # ---- reading ----------------------------------------------------------------------------------
 
     def _load(self):
-        self.game = None  # the last game read or written: [start payload, [actions], end payload or
-        # None, the sequence number of the block its start is in]
+        self.game = None  # the last game read or written: [its start record's checksum and length,
+        # end payload or None, the sequence number of the block its start is in]; the start itself
+        # and the actions stay on flash, read when asked for
         self.sector = -1  # the block being written and where (at the end of a block: a new one next)
         self.at = self.size
         self.seq = self.top = 0  # the block written's sequence number, and the highest header's
         self.ready = []  # blocks erased ahead (prepare), the ones after `sector` in the ring, no header yet
         self.blocked_at = -1  # where prepare() last found the next block holding the unfinished game
-        self._scan(self._apply, True)
-        if self.game is not None:
-            self.game[1] = None  # (the actions are read again when asked for: they are on flash)
+        self._scan(self._find, True)
         n = (self.sector + 1) % self.count
         while len(self.ready) < READY_MAX and n != self.sector and n not in self.ready and self._blank(n):
             self.ready.append(n)
@@ -133,26 +135,41 @@ class Journal:
         order.sort()
         return order
 
-    def _scan(self, visit, position=False):
-        # every valid record, oldest first, to visit(kind, payload, seq); with position, the newest
-        # block becomes the one written, from the end of its valid records (none after a torn one).
-        # Reads a record at a time (no block-sized buffer: the heap is the game's).
+    def _scan(self, visit, position=False, since=-1, feed=None, start=_HEADER):
+        # every valid record, oldest first, to visit(kind, payload, seq) (self.where holds where it
+        # begins in its block; a visit that returns True ends the scan); with position, the newest
+        # block becomes the one written, from the end of its valid records (none after a torn one);
+        # since: only the blocks from that sequence number on, the first of them from offset start;
+        # feed() after every FEED_EVERY records. Reads a record at a time into one buffer (no
+        # block-sized one: the heap is the game's); the payload given to visit is a memoryview into
+        # it, valid until visit returns.
         order = self._blocks()
         head = bytearray(3)
+        body = self._page  # (a record that fits a page, as an action does, is read into the page's buffer)
+        view = memoryview(body)
+        records = 0
         for seq, n in order:
-            at = _HEADER
-            while at + 6 <= self.size:
+            at = start if seq == since else _HEADER
+            while seq >= since and at + 6 <= self.size:
                 self.flash.readblocks(n, head, at)
                 length = head[1] | head[2] << 8
                 end = at + 3 + length + 2
                 if head[0] != 0x52 or length < 1 or end > self.size:  # b"R"
                     break
-                body = bytearray(length + 4)
-                self.flash.readblocks(n, body, at + 1)
-                if crc16(memoryview(body)[: length + 2]) != body[length + 2] | body[length + 3] << 8:
+                if length + 4 > len(body):
+                    body = bytearray(length + 4)
+                    view = memoryview(body)
+                part = view[: length + 4]
+                self.flash.readblocks(n, part, at + 1)
+                if crc16(view[: length + 2]) != body[length + 2] | body[length + 3] << 8:
                     break  # torn: the rest of this block is not used again
-                visit(body[2], bytes(body[3 : length + 2]), seq)
+                self.where = at
+                if visit(body[2], view[3 : length + 2], seq):
+                    return
                 at = end
+                records += 1
+                if feed is not None and records % FEED_EVERY == 0:
+                    feed()
             if position and seq == order[-1][0]:
                 self.seq = self.top = seq
                 self.sector = n
@@ -164,112 +181,55 @@ class Journal:
         self.flash.readblocks(n, one, at)
         return one[0] == 0xFF
 
-    def _apply(self, kind, payload, seq):
-        game = self.game
+    def _find(self, kind, payload, seq):
+        # the last game's start and end
         if kind == 0x53:  # S
-            self.game = [payload, [], None, seq]
-        elif game is None or game[2] is not None:
-            return  # a game whose start was erased, or records after an end: nothing to add them to
-        elif kind == 0x41:  # A
-            game[1].append(_text(payload))
-        elif kind == 0x55:  # U
-            if game[1]:
-                game[1].pop()
-        elif kind == 0x45:  # E
-            game[2] = payload
+            self.game = [crc16(payload), len(payload), None, seq]
+        elif kind == 0x45 and self.game is not None and self.game[2] is None:  # E
+            self.game[2] = bytes(payload)
+
+    def is_start(self, payload, seq):
+        """True if PAYLOAD, read in the block of sequence number SEQ, is the unfinished game's start."""
+        game = self.game
+        return game is not None and seq == game[3] and len(payload) == game[1] and crc16(payload) == game[0]
 
     def unfinished(self):
         """True if a game was begun and not ended (without reading its actions)."""
         return self.game is not None and self.game[2] is None
 
+    # ---- reading a game back (ludus.record.readback: loaded only for it) ---------------------------
+
+    def actions(self, log, feed=None):
+        """ludus.record.readback.actions: the unfinished game's actions into LOG."""
+        return _readback().actions(self, log, feed)
+
     def current(self):
-        """(start payload, actions) of the unfinished game, or None. The actions are read from flash
-        each time: the journal keeps none of them in RAM, where a thousand-action game's texts (30 KB
-        on a Pico) would copy what the referee's record already holds compactly."""
-        game = self.game
-        if game is None or game[2] is not None:
-            return None
-        kept = game
-        self.game = None
-        try:
-            self._scan(self._apply)  # (self.game rebuilt from flash, with its actions)
-            found = self.game
-        finally:
-            self.game = kept
-        if found is None or found[2] is not None or found[3] != kept[3]:
-            return kept[0], []  # (cannot happen unless the flash changed under the journal)
-        return found[0], found[1]
+        """(start payload, actions as a list of texts) of the unfinished game, or None."""
+        return _readback().current(self)
 
-    def finished(self, last=None, actions=True):
-        """The finished games still in flash, oldest first: (start payload, actions, end payload); with
-        `last`, only that many of the newest (the others are dropped as the scan goes, so a full
-        journal is never in RAM at once). Read from flash on each call."""
-        out = []
-        games = []
-
-        def visit(kind, payload, seq):
-            if kind == 0x53:
-                games.append([payload, [], None])
-            elif games and games[-1][2] is None:
-                if kind == 0x41:
-                    if actions:
-                        games[-1][1].append(_text(payload))
-                elif kind == 0x55 and games[-1][1]:
-                    games[-1][1].pop()
-                elif kind == 0x45:
-                    games[-1][2] = payload
-                    out.append(tuple(games.pop()))
-                    if last is not None and len(out) > last:
-                        out.pop(0)
-
-        self._scan(visit)
-        return out
-
-    def records(self, last=None):
-        """The finished games still in flash as game records (JSON text, the seed revealed, so
-        `ludus verify` checks them), oldest first; `last`: only that many of the newest. A game whose
-        start cannot be read (damage past its checksums) is left out."""
-        from ludus.record.game import GameRecord
-
-        games = self.finished(last) if last != 0 else []
-        out = []
-        for start, actions, end in games:
-            try:
-                state = json.loads(start)
-                record = _record_of(state, GameRecord)
-                for text in actions:
-                    record.actions.append(text)
-                result, players = end_of(end)
-                record.result = result
-                if players is not None:
-                    record.players = players
-                record.seed = state.get("seed")
-                out.append(record.to_json())
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-        return out
+    def resume(self, feed=None):
+        """The unfinished game as Referee.restore takes it, or None (ludus.record.readback.resume)."""
+        return _readback().resume(self, feed)
 
     def state(self):
-        """The unfinished game as Referee.restore takes it (the game record with every action, the dice
-        seed and how many faces were drawn), or None."""
-        game = self.current()
-        if game is None:
-            return None
-        from ludus.record.actions import roll_values
-        from ludus.record.game import GameRecord
+        """resume() with the record as JSON text, or None (ludus.record.readback.state)."""
+        return _readback().state(self)
 
-        try:
-            state = json.loads(game[0])
-            record = _record_of(state, GameRecord)
-            used = state.get("dice_used", 0)
-            for text in game[1]:
-                record.actions.append(text)
-                values = roll_values(text)
-                if values is not None:
-                    used += len(values)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None  # a start or an action that is no record (flash damaged past its checksums)
-        return {"record": record.to_json(), "seed": state.get("seed"), "dice_used": used}
+    def finished(self, last=None, actions=True):
+        """The finished games still in flash (ludus.record.readback.finished)."""
+        return _readback().finished(self, last, actions)
+
+    def finished_games(self, last=None):
+        """Where each finished game still in flash begins (ludus.record.readback.finished_games)."""
+        return _readback().finished_games(self, last)
+
+    def record_at(self, where, feed=None):
+        """A finished game as a GameRecord (ludus.record.readback.record_at)."""
+        return _readback().record_at(self, where, feed)
+
+    def records(self, last=None):
+        """The finished games as game records' JSON (ludus.record.readback.records)."""
+        return _readback().records(self, last)
 
     # ---- writing ----------------------------------------------------------------------------------
 
@@ -316,8 +276,8 @@ class Journal:
         record[need - 1] = crc >> 8
         self._program(self.sector, self.at, record)
         self.at += need
-        if kind == 0x53:  # S: the game written now (its actions stay on flash, see current())
-            self.game = [bytes(payload), None, None, self.seq]
+        if kind == 0x53:  # S: the game written now (it stays on flash, see actions())
+            self.game = [crc16(payload), len(payload), None, self.seq]
         elif kind == 0x45 and self.game is not None:  # E
             self.game[2] = bytes(payload)
             self.blocked_at = -1  # (its blocks may now be erased ahead)
@@ -402,32 +362,3 @@ class Journal:
             self.flash.writeblocks(n, page, first)
             self.programmed += PAGE
             first += PAGE
-
-
-def seats_of(players):
-    """{"0": "Anna"} as JSON keeps a record's players -> {0: "Anna"} (None stays None)."""
-    if not isinstance(players, dict):
-        return None
-    return {int(seat): players[seat] for seat in players}
-
-
-def end_of(payload):
-    """(placements or None, players or None) of an end record: the placements' list, or an object
-    with "result" and "players" (the names as the game ended: they may have been set during it)."""
-    end = json.loads(payload)
-    players = None
-    if isinstance(end, dict):
-        players = seats_of(end.get("players"))
-        end = end.get("result")
-    return (list(end) if isinstance(end, list) else None), players
-
-
-def _record_of(state, GameRecord):
-    # a start record is Referee.start_state() (start, options, players, commitment) or an older state()
-    # with the record's whole JSON: either becomes the record, checked as a record read from a file is
-    if "record" in state:
-        return GameRecord.from_json(state["record"])
-    record = GameRecord(
-        state["start"], state.get("options"), state["seed_sha256"], players=seats_of(state.get("players"))
-    )
-    return GameRecord.from_json(record.to_json())

@@ -147,7 +147,7 @@ class RefereeFlow:
         else:
             self._start_game(due[0], game=due[1])
 
-    def _start_game(self, start, record=None, dice_used=0, seed=None, game=None):
+    def _start_game(self, start, record=None, dice_used=0, seed=None, game=None, feed=None):
         self.start_due = None
         restored = record is not None
         if record is None:
@@ -156,11 +156,13 @@ class RefereeFlow:
             if game is None:
                 game = self.adapter.position(start)
         else:
-            game = record.replay()
+            game = record.replay(feed=feed)
             if seed is not None:
                 record.dice = Dice(seed)
-                for _ in range(dice_used):
+                for k in range(dice_used):
                     record.dice.roll()
+                    if feed is not None and k & 255 == 255:
+                        feed()
         if not restored or self.players is not None or record.players is None:
             record.players = self._seat_players(game)  # (a restored game keeps its names unless set anew)
         self.record = record
@@ -620,11 +622,15 @@ class RefereeFlow:
             "dice_used": self.dice_used,
         }
 
-    def restore(self, state):
-        """Continue the game of a state() taken before a power cut."""
+    def restore(self, state, feed=None):
+        """Continue the game of a state() taken before a power cut: its "record" as JSON text, or a
+        GameRecord (ludus.record.journal's resume(), read straight from flash). feed() is called as
+        the game is replayed (the firmware's watchdog: a long game takes seconds on a Pico)."""
         if state is None:
             return
-        rec = GameRecord.from_json(state["record"])
+        rec = state["record"]
+        if isinstance(rec, str):
+            rec = GameRecord.from_json(rec)
         seed = state.get("seed")
         self._games_started += 1
-        self._start_game(rec.start, rec, state.get("dice_used", 0), seed)
+        self._start_game(rec.start, rec, state.get("dice_used", 0), seed, feed=feed)

@@ -249,8 +249,8 @@ def _destination(r, i):
     if to < 0:
         return 0xFFFF
     led = r._led_of_place[to]
-    if led == 0xFFFF:
-        _mark_zone(r, to, palette.DESTINATION, 0)
+    if led == 0xFFFF:  # a zone (a Ludo home): its free slots, where the token can go
+        _mark_some(r, to, palette.DESTINATION, False, 0xFF)
     return led | 0x10000 if e[3] else led
 
 

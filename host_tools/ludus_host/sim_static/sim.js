@@ -20,11 +20,23 @@ const GLYPH = {
 const LUDO_COLOURS = ["green", "yellow", "red", "blue"];
 const CHECKERS_COLOURS = ["red", "purple", "blue", "yellow", "green", "white"];
 const DRAG_PX = 6;
+const TARGET_PX = 40; // a hole's touch target on a phone, at least
+const PHONE_PX = 820; // narrower than this: one column, and the board's holes at their touch size
+const UNDO_HOLD_MS = 900; // the Undo button holds the die button past its 0.8 s long press
+// the page's marks for what the referee lit, drawn in the hole so they show on every hole colour:
+// a dot where the piece may go, a ring round a piece to take up, a small dot on a jump's way
+const MARK = {
+  destination: "dot", "move to": "dot", "way back": "dot", "capture base": "dot", missing: "dot",
+  "move from": "ring", "capture victim": "ring", unexpected: "ring", illegal: "ring", confirm: "ring",
+  "jump path": "path",
+};
 
 const $ = (id) => document.getElementById(id);
 const view = {
   board: null, boardName: null, state: null, frame: "", ws: null, replay: null,
   cells: {}, leds: [], selectedHand: null, spare: null, press: null, focus: null,
+  starts: {}, startSeats: {}, botWords: {}, cues: {}, heardCue: null, played: [], muted: false,
+  audio: null, big: null,
 };
 window.ludus = view; // for the browser tests: what the page believes
 
@@ -79,7 +91,7 @@ function hello(msg) {
   note.textContent = msg.mirror === "device"
     ? `Showing the board on ${msg.source} live: its LEDs as it lights them, its pieces where its sensors read them.`
     : msg.mirror === "pico"
-      ? "The table is the emulated Pico: your pieces and presses go to its pins, its LEDs are decoded from the chain. It runs at about a quarter of real time."
+      ? "The table is the emulated Pico: your pieces and presses go to its pins, its LEDs are decoded from the chain. It runs at about a quarter of real time: it says \u201cself-test passed\u201d in What happened when it is ready."
       : "";
   const game = $("game");
   game.textContent = "";
@@ -95,15 +107,26 @@ function hello(msg) {
     o.value = String(s); o.textContent = s + "×"; speed.appendChild(o);
   }
   speed.value = String(msg.speed);
+  view.startSeats = msg.start_seats || {};
   const start = $("start");
   start.textContent = "";
   for (const name of msg.starts) {
     const o = document.createElement("option");
-    o.value = name; o.textContent = name.length > 40 ? name.slice(0, 38) + "…" : name; start.appendChild(o);
+    o.value = name; o.textContent = (msg.start_words || {})[name] || name; o.title = name;
+    start.appendChild(o);
   }
-  if (msg.starts.includes(msg.preset)) start.value = msg.preset; // the game chosen, not the first start
+  // the start of the game in play (after a reload too), else the game chosen, not the first start
+  const playing = msg.state.start;
+  start.value = msg.starts.includes(playing) ? playing : msg.starts.includes(msg.preset) ? msg.preset : msg.starts[0] || "";
+  view.shownStart = playing;
   $("settings-note").hidden = true;
-  showBotChoices(msg.bot_seats || [], msg.bot_levels || [], msg.mirror);
+  view.botLevels = msg.bot_levels || [];
+  view.botWords = msg.bot_words || {};
+  view.cues = msg.cues || {};
+  view.heardCue = null; // the cues so far are history: only new ones sound
+  showRules(msg.rules || [], view.botLevels, view.botWords);
+  view.seatsShown = null;
+  showBotChoices(msg.state, msg.mirror);
   $("settle").value = msg.state.settle_ms;
   $("sensors").value = msg.state.analog ? "analog" : "presence";
   view.state = msg.state;
@@ -118,6 +141,25 @@ function hello(msg) {
   showFrame(msg.frame);
 }
 
+function showRules(rules, levels, words) {
+  const ul = $("rules");
+  ul.textContent = "";
+  for (const text of rules) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    ul.appendChild(li);
+  }
+  const dl = $("bot-levels");
+  dl.textContent = "";
+  for (const level of levels) {
+    const dt = document.createElement("dt");
+    dt.textContent = level;
+    const dd = document.createElement("dd");
+    dd.textContent = words[level] || "";
+    dl.append(dt, dd);
+  }
+}
+
 // ---- the board -----------------------------------------------------------------------------------------
 
 function drawBoard(b) {
@@ -128,35 +170,66 @@ function drawBoard(b) {
   const pad = 8;
   svg.setAttribute("viewBox", `${-pad} ${-pad} ${b.width + 2 * pad} ${b.height + 2 * pad}`);
   svg.dataset.board = view.boardName;
+  const defs = el("defs", {}, svg);
+  const glow = el("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" }, defs);
+  el("feGaussianBlur", { stdDeviation: "2.2" }, glow);
   el("rect", { x: -pad, y: -pad, width: b.width + 2 * pad, height: b.height + 2 * pad, rx: 14, fill: "#e9dcc0" }, svg);
   view.cells = {};
   view.leds = new Array(b.leds.count).fill(null);
   view.focus = b.cells.length ? b.cells[0].id : null;
+  const zoneOf = {};
+  for (const z of b.zones || []) for (const id of z.cells) zoneOf[id] = z.place;
+  view.zoneOf = zoneOf;
+  view.zones = {};
+  for (const z of b.zones || []) view.zones[z.place] = z.cells;
+  drawHomes(b, svg);
+  view.lastMove = el("g", { id: "last-move" }, svg);
+  const pitch = b.pitch || 25;
   let first = true;
   for (const c of b.cells) {
     const g = el("g", { class: "cell", "data-cell": c.id, tabindex: first ? "0" : "-1", role: "button" }, svg);
     first = false;
+    // the touch target: half the way to the nearest other hole, at most half the board's pitch; the
+    // small slots of a home in the middle have their home's triangle as their target (drawHomes)
+    let near = Infinity;
+    for (const o of b.cells) {
+      if (o === c || o.role === "home" || (zoneOf[o.id] && zoneOf[o.id] === zoneOf[c.id])) continue;
+      near = Math.min(near, Math.hypot(o.x - c.x, o.y - c.y));
+    }
+    const hitR = c.role === "home" ? c.r + 1 : Math.max(c.r + 1, Math.min(pitch / 2, near / 2));
+    el("circle", { class: "hit", cx: c.x, cy: c.y, r: hitR }, g);
     const fill = c.colour ? CELL_TINT[c.colour] || "#fff" : "#fbf8f1";
     el("circle", { class: "hole", cx: c.x, cy: c.y, r: c.r, fill }, g);
+    const halo = el("circle", { class: "halo", cx: c.x, cy: c.y, r: c.r + 2.6, visibility: "hidden" }, g);
+    // a thin dark edge round a lit LED: a white or yellow light shows on the pale board too
+    const edge = el("circle", { class: "led-edge", cx: c.x, cy: c.y, r: c.r + 4.3, visibility: "hidden" }, g);
     const led = el("circle", { class: "led", cx: c.x, cy: c.y, r: c.r + 2.4, "data-led": c.led }, g);
     el("title", {}, g).textContent = c.id;
     el("text", { class: "cell-name", x: c.x, y: c.y + c.r + 5.5 }, g).textContent = c.id;
     const pieces = el("g", { class: "pieces" }, g);
+    const marks = el("g", { class: "marks" }, g);
     const glyph = el("text", { class: "glyph", x: c.x + c.r * 0.85, y: c.y - c.r * 0.85 }, g);
-    view.cells[c.id] = { def: c, g, led, pieces, glyph };
-    view.leds[c.led] = { el: led, glyph, kind: "cell", id: c.id };
+    view.cells[c.id] = { def: c, g, led, halo, pieces, marks, glyph, hitR };
+    view.leds[c.led] = { el: led, halo, edge, glyph, kind: "cell", id: c.id };
   }
   for (const ind of b.indicators || []) {
     const r = Math.max(ind.r, 3);
+    const halo = el("circle", { class: "halo", cx: ind.x, cy: ind.y, r: r + 1, visibility: "hidden" }, svg);
     const led = el("circle", { class: "indicator led-ind", cx: ind.x, cy: ind.y, r, "data-led": ind.led,
                                "data-id": ind.id, fill: "#3a352c" }, svg);
     const title = el("title", {}, led);
     title.textContent = ind.id;
     const glyph = el("text", { class: "glyph", x: ind.x + r + 3, y: ind.y - r }, svg);
-    view.leds[ind.led] = { el: led, glyph, kind: "indicator", id: ind.id };
+    view.leds[ind.led] = { el: led, halo, glyph, kind: "indicator", id: ind.id };
   }
+  view.neighbours = neighbours(b);
   view.ghost = el("g", { class: "ghost", visibility: "hidden" }, svg);
   el("circle", { r: 8, class: "piece" }, view.ghost);
+  view.pitch = pitch;
+  view.centred = false;
+  fitBoard();
+  if (svg.dataset.wired) return;
+  svg.dataset.wired = "1";
   svg.addEventListener("pointerdown", pointerDown);
   svg.addEventListener("pointermove", pointerMove);
   svg.addEventListener("pointerup", pointerUp);
@@ -166,6 +239,59 @@ function drawBoard(b) {
     const g = e.target.closest && e.target.closest(".cell");
     if (g) setFocus(g.dataset.cell, false);
   });
+}
+
+function drawHomes(b, svg) {
+  // A Ludo home of small slots in the middle of the board: its triangle of the centre square, drawn in
+  // its colour, is the home's touch target (any slot will do: the table fills a free one).
+  const cx = b.width / 2, cy = b.height / 2;
+  for (const z of b.zones || []) {
+    const cells = z.cells.map((id) => b.cells.find((c) => c.id === id)).filter(Boolean);
+    if (!cells.length || cells[0].role !== "home") continue;
+    const mx = cells.reduce((s, c) => s + c.x, 0) / cells.length;
+    const my = cells.reduce((s, c) => s + c.y, 0) / cells.length;
+    const h = 1.4 * Math.hypot(mx - cx, my - cy); // half the centre square
+    const ux = (mx - cx) / Math.hypot(mx - cx, my - cy), uy = (my - cy) / Math.hypot(mx - cx, my - cy);
+    const ex = cx + ux * h, ey = cy + uy * h; // the middle of the square's edge on the home's side
+    const pts = [[cx, cy], [ex - uy * h, ey + ux * h], [ex + uy * h, ey - ux * h]];
+    el("polygon", { class: "zone-hit", "data-zone": z.place, "data-cell": z.cells[0],
+                    points: pts.map((p) => p.join(",")).join(" "), fill: CELL_TINT[cells[0].colour] || "#eee",
+                    style: `fill: ${CELL_TINT[cells[0].colour] || "#eee"}` }, svg);
+  }
+}
+
+function neighbours(b) {
+  // each cell's neighbours on the board's geometry: the cells nearly as near as its nearest one
+  const out = {};
+  for (const c of b.cells) {
+    let near = Infinity;
+    for (const o of b.cells) if (o !== c) near = Math.min(near, Math.hypot(o.x - c.x, o.y - c.y));
+    out[c.id] = b.cells.filter((o) => o !== c && Math.hypot(o.x - c.x, o.y - c.y) <= near * 1.3).map((o) => o.id);
+  }
+  return out;
+}
+
+function fitBoard() {
+  // On a phone the board is drawn large enough that each hole's target is TARGET_PX across (it pans
+  // inside its frame); "Whole board" fits it to the screen instead.
+  const svg = $("board");
+  const b = view.board;
+  if (!b) return;
+  const phone = window.innerWidth <= PHONE_PX;
+  $("fit").hidden = !phone;
+  const minHit = Math.min(...Object.values(view.cells).filter((c) => c.def.role !== "home").map((c) => c.hitR * 2));
+  const need = Math.ceil((b.width + 16) * TARGET_PX / minHit);
+  const big = phone && view.big !== false && need > svg.parentElement.clientWidth;
+  svg.classList.toggle("big", big);
+  svg.style.width = big ? need + "px" : "";
+  svg.style.maxWidth = big ? "none" : "";
+  $("fit").setAttribute("aria-pressed", String(!big && phone));
+  $("fit").textContent = big ? "Whole board" : "Big holes";
+  if (big && !view.centred) { // (its middle in view at first: the pieces start round it)
+    view.centred = true;
+    const wrap = svg.parentElement;
+    wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+  }
 }
 
 function gameColours() {
@@ -178,21 +304,54 @@ function drawPieces(pieces) {
     const stack = pieces[id] || [];
     cell.pieces.textContent = "";
     const c = cell.def;
+    // a stack of several: those under the top one peek out below and to the left, in their colours
+    const shown = stack.slice(-3);
+    shown.forEach((colour, k) => {
+      const off = (shown.length - 1 - k) * c.r * 0.28;
+      el("circle", { class: "piece", cx: c.x - off, cy: c.y + off, r: c.r * 0.72, fill: PIECE_FILL[colour] || "#999",
+                     "data-colour": colour }, cell.pieces);
+    });
     if (stack.length) {
       const top = stack[stack.length - 1];
-      el("circle", { class: "piece", cx: c.x, cy: c.y, r: c.r * 0.72, fill: PIECE_FILL[top] || "#999",
-                     "data-colour": top }, cell.pieces);
       const letter = el("text", { class: "piece-letter" + (top === "blue" || top === "purple" ? " dark" : ""),
                                   x: c.x, y: c.y }, cell.pieces);
       letter.textContent = top === "?" ? "?" : top[0].toUpperCase();
       if (stack.length > 1) {
-        el("circle", { cx: c.x - c.r * 0.7, cy: c.y + c.r * 0.7, r: 4, fill: "#111" }, cell.pieces);
-        el("text", { class: "stack", x: c.x - c.r * 0.7, y: c.y + c.r * 0.7 }, cell.pieces).textContent = stack.length;
+        el("circle", { cx: c.x + c.r * 0.7, cy: c.y + c.r * 0.7, r: 4, fill: "#111" }, cell.pieces);
+        el("text", { class: "stack", x: c.x + c.r * 0.7, y: c.y + c.r * 0.7 }, cell.pieces).textContent = stack.length;
       }
     }
     cell.g.dataset.pieces = stack.join(" ");
   }
   labelCells();
+}
+
+function showLastMove(cells) {
+  // the last move played: a line from where it left to where it arrived, the hole it left ringed
+  const g = view.lastMove;
+  if (!g) return;
+  g.textContent = "";
+  g.removeAttribute("data-from");
+  g.removeAttribute("data-to");
+  if (!cells || cells.length !== 2) return;
+  const centre = (ids) => {
+    const defs = ids.map((id) => view.cells[id] && view.cells[id].def).filter(Boolean);
+    if (!defs.length) return null;
+    return [defs.reduce((s, d) => s + d.x, 0) / defs.length, defs.reduce((s, d) => s + d.y, 0) / defs.length, defs[0].r];
+  };
+  const a = centre(cells[0]), b = centre(cells[1]);
+  if (!a || !b) return;
+  g.dataset.from = cells[0].join(" ");
+  g.dataset.to = cells[1].join(" ");
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  const ux = (b[0] - a[0]) / len, uy = (b[1] - a[1]) / len;
+  const x2 = b[0] - ux * b[2] * 0.95, y2 = b[1] - uy * b[2] * 0.95;
+  el("circle", { class: "from", cx: a[0], cy: a[1], r: a[2] + 5.5 }, g);
+  el("line", { x1: a[0] + ux * a[2], y1: a[1] + uy * a[2], x2, y2 }, g);
+  // the arrow's head
+  const hx = -uy * 3.2, hy = ux * 3.2;
+  el("polygon", { points: `${x2 + ux * 2},${y2 + uy * 2} ${x2 - ux * 4 + hx},${y2 - uy * 4 + hy} ${x2 - ux * 4 - hx},${y2 - uy * 4 - hy}`,
+                  fill: "rgba(30,30,30,.55)" }, g);
 }
 
 function labelCells() {
@@ -210,6 +369,15 @@ function labelCells() {
   }
 }
 
+function lightColour(r, g, b) {
+  // a lit LED as light on the page: its hue at full brightness, lifted toward white, so that a dim or a
+  // dark colour (blue, the budget's dimming) still reads as a light
+  const m = Math.max(r, g, b);
+  const f = (c) => Math.round(51 + (204 * c) / m);
+  return [f(r), f(g), f(b)];
+}
+view.lightColour = lightColour;
+
 function showFrame(hex) {
   const svg = $("board");
   svg.dataset.grb = hex || "";
@@ -223,8 +391,19 @@ function showFrame(hex) {
       b = parseInt(hex.substr(6 * i + 4, 2), 16);
     }
     const on = r + g + b > 0;
-    const colour = on ? `rgb(${r},${g},${b})` : (led.kind === "cell" ? "rgba(60,50,40,0.18)" : "#3a352c");
     led.el.dataset.rgb = `${r},${g},${b}`;
+    let colour;
+    if (on) {
+      const [R, G, B] = lightColour(r, g, b);
+      colour = `rgb(${R},${G},${B})`;
+      led.halo.style.stroke = colour;
+      led.halo.style.opacity = String(Math.max(0.6, Math.max(r, g, b) / 255));
+      led.halo.setAttribute("visibility", "visible");
+    } else {
+      colour = led.kind === "cell" ? "rgba(60,50,40,0.18)" : "#3a352c";
+      led.halo.setAttribute("visibility", "hidden");
+    }
+    if (led.edge) led.edge.setAttribute("visibility", on ? "visible" : "hidden");
     if (led.kind === "cell") led.el.style.stroke = colour;
     else led.el.style.fill = colour;
   }
@@ -232,75 +411,224 @@ function showFrame(hex) {
 
 function showLit(lit) {
   for (const led of view.leds) if (led) led.glyph.textContent = "";
+  for (const id in view.cells) { view.cells[id].marks.textContent = ""; delete view.cells[id].marks.dataset.mark; }
+  const hand = (view.replay ? [] : (view.state || {}).hand) || [];
+  const from = hand.length && view.cells[view.liftedFrom];
+  if (from && !from.g.dataset.pieces) {
+    el("circle", { class: "lifted", cx: from.def.x, cy: from.def.y, r: from.def.r * 0.78 }, from.marks);
+    from.marks.dataset.mark = "lifted";
+  }
   for (const [index, , meaning] of lit || []) {
     const led = view.leds[index];
-    if (led) led.glyph.textContent = GLYPH[meaning] !== undefined ? GLYPH[meaning] : "";
+    if (!led) continue;
+    led.glyph.textContent = GLYPH[meaning] !== undefined ? GLYPH[meaning] : "";
+    const cell = led.kind === "cell" ? view.cells[led.id] : null;
+    if (cell && MARK[meaning]) mark(cell, MARK[meaning], meaning);
+  }
+}
+
+function mark(cell, kind, meaning) {
+  // a mark in the hole, dark with a white edge: it shows on every hole colour and on every piece
+  const c = cell.def;
+  const full = cell.g.dataset.pieces;
+  const g = cell.marks;
+  g.dataset.mark = meaning;
+  if (kind === "path") {
+    el("circle", { class: "marker path", cx: c.x, cy: c.y, r: c.r * 0.28 }, g);
+  } else if (kind === "dot" && !full) {
+    el("circle", { class: "marker dot", cx: c.x, cy: c.y, r: c.r * 0.42 }, g);
+  } else {
+    el("circle", { class: "marker ring-outer", cx: c.x, cy: c.y, r: c.r * 0.9 }, g);
+    el("circle", { class: "marker ring", cx: c.x, cy: c.y, r: c.r * 0.9 }, g);
   }
 }
 
 // ---- the panels ----------------------------------------------------------------------------------------
 
+const TITLE = (c) => (c ? c[0].toUpperCase() + c.slice(1) : "");
+
 function showState(st) {
   drawPieces(st.pieces);
   showLit(st.lit);
   showHand(st.hand);
-  let status = st.phase === "setup" ? "setting up: put the pieces out, then press the die button" :
-    st.phase === "over" ? "game over" : `${st.turn} to play · ${st.situation}`;
-  $("status").textContent = status;
+  showTurn(st.phase, st.turn_colour, st.turn_name, st.rolls || [], st.prompt, st.details, st.winner);
   $("status").dataset.phase = st.phase;
   $("status").dataset.situation = st.situation || "";
-  $("die-shown").textContent = st.die && st.die.length ? "Die: " + st.die.join(" ") : "";
+  $("die-shown").textContent = st.die && st.die.length ? "The board's die shows: " + st.die.join(" ") : "";
   $("commitment").textContent = st.commitment ? "Dice commitment (SHA-256 of the secret seed): " + st.commitment : "";
   $("verified").textContent = st.seed ? "Seed revealed: " + st.seed + (st.verified ? " — " + st.verified : "") : "";
+  showLastMove(st.last_move);
   showMoves(st.moves);
+  showBotChoices(st, view.mirror);
   if (st.bots) showBots(st.bots);
   if (st.names) showNames(st.names);
   showSeason(st.season, view.mirror);
-  showLog(st.log.map(([t, text]) => `${(t / 1000).toFixed(1)} s  ${text}`));
+  showLog(st.log.map(([t, text]) => logLine(t, text)));
   $("die-button").classList.toggle("down", !!st.button_down);
+  if (st.start !== view.shownStart) { // a game begun: the set-up list shows its start
+    view.shownStart = st.start;
+    if (st.start && [...$("start").options].some((o) => o.value === st.start)) $("start").value = st.start;
+  }
+  sound(st.cues || []);
 }
 
-// ---- bots: a level per seat, or a person ---------------------------------------------------------------
+function logLine(t, text) {
+  // as ludus_host.sim_words.log_line writes it (ludus play --words): tenths of a second, cut
+  return `${Math.floor(t / 1000)}.${Math.floor((t % 1000) / 100)} s  ${text}`;
+}
 
-function showBotChoices(seats, levels, mirror) {
-  const box = $("bots");
-  box.textContent = "";
-  $("bots-box").hidden = !!mirror || !seats.length;
-  for (const [key, words] of seats) {
-    const row = document.createElement("div");
-    row.className = "seat";
-    const name = document.createElement("input");
-    name.id = "name-" + key;
-    name.dataset.seat = key;
-    name.size = 12;
-    name.maxLength = 16;
-    name.placeholder = words;
-    name.setAttribute("aria-label", "name of " + words);
-    name.addEventListener("change", sendNames);
-    row.appendChild(name);
-    const label = document.createElement("label");
-    label.textContent = " ";
-    const sel = document.createElement("select");
-    sel.setAttribute("aria-label", "who plays " + words);
-    sel.id = "bot-" + key;
-    sel.dataset.seat = key;
-    for (const level of ["person", ...levels]) {
-      const o = document.createElement("option");
-      o.value = level; o.textContent = level === "person" ? "a person" : level + " bot";
-      sel.appendChild(o);
+function showTurn(phase, colour, name, rolls, prompt, details, winner) {
+  // whose turn, large and in the seat's colour (at the end, the winner's); the throws waiting as dice;
+  // what to do now, in words
+  if (phase === "over" && winner) [colour, name] = winner;
+  const box = $("status-box");
+  const fill = colour ? PIECE_FILL[colour] || "#777" : "#bbb";
+  box.style.setProperty("--turn", fill);
+  box.dataset.colour = colour || "";
+  $("turn-swatch").style.visibility = colour ? "visible" : "hidden";
+  $("turn-who").textContent = phase === "setup" ? "Setting up" : !colour ? (phase === "over" ? "Game over" : "") :
+    name ? `${name} (${TITLE(colour)})` : TITLE(colour);
+  $("turn-what").textContent = !colour ? "" : phase === "over" ? "Game over" : "to play";
+  // the set-up list where it is wanted: beside the words in setup and at the end, with the tools in play
+  const setup = $("setup-row");
+  const home = phase === "play" ? $("tools-box") : $("status-box");
+  if (setup.parentElement !== home) home.insertBefore(setup, phase === "play" ? home.children[1] : null);
+  $("prompt").textContent = prompt || "";
+  $("status").textContent = details ? "Referee: " + details : "";
+  const dice = $("dice");
+  dice.textContent = "";
+  for (const [value, c] of rolls) dice.appendChild(drawDie(value, c));
+  dice.dataset.values = rolls.map(([v]) => v).join(" ");
+}
+
+const PIPS = {
+  1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+  5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+};
+
+function drawDie(value, colour) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", "die");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `${TITLE(colour)}'s throw: ${value}`);
+  svg.dataset.value = value;
+  el("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, stroke: PIECE_FILL[colour] || "#333" }, svg);
+  if (PIPS[value]) for (const [i, j] of PIPS[value]) el("circle", { cx: 25 * i, cy: 25 * j, r: 9 }, svg);
+  else el("text", { x: 50, y: 52 }, svg).textContent = String(value); // a two-dice sum
+  return svg;
+}
+
+// ---- sound: the board's piezo cues ---------------------------------------------------------------------
+
+function sound(cues) {
+  // the cues played since the last state: each once (on a page that has just opened, none: they are past)
+  const last = cues.length ? cues[cues.length - 1][0] : 0;
+  if (view.heardCue === null) { view.heardCue = last; return; }
+  for (const [n, name] of cues) {
+    if (n <= view.heardCue) continue;
+    const notes = view.cues[name] || [];
+    view.played.push({ n, name, notes, muted: view.muted });
+    if (view.played.length > 50) view.played.shift();
+    if (!view.muted) play(notes);
+  }
+  view.heardCue = Math.max(view.heardCue, last);
+}
+
+function play(notes) {
+  // (Hz, ms) pairs as the piezo plays them (0 Hz: a rest), a square wave kept soft
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return;
+  if (!view.audio) view.audio = new Ctx();
+  const ctx = view.audio;
+  if (ctx.state === "suspended") ctx.resume();
+  let at = ctx.currentTime + 0.01;
+  for (let k = 0; k + 1 < notes.length; k += 2) {
+    const hz = notes[k], ms = notes[k + 1];
+    if (hz) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = "square";
+      osc.frequency.value = hz;
+      gain.gain.value = 0.05;
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + ms / 1000);
     }
-    sel.addEventListener("change", sendBots);
-    label.appendChild(sel);
-    row.appendChild(label);
-    box.appendChild(row);
+    at += ms / 1000;
   }
 }
 
+function setMuted(muted) {
+  view.muted = muted;
+  try { localStorage.setItem("ludus-muted", muted ? "1" : "0"); } catch (e) { /* private mode */ }
+  $("mute").setAttribute("aria-pressed", String(muted));
+  $("mute").textContent = muted ? "Sound: off" : "Sound: on";
+}
+
+// ---- players: a name and a person or a bot, for each seat in play --------------------------------------
+
+function seatsShown(st) {
+  // the seats in play, or before a game the seats of the start chosen in the set-up list
+  if (st && st.seats) return st.seats.map(([key, colour]) => [key, colour]);
+  return view.startSeats[$("start").value] || [];
+}
+
+function showBotChoices(st, mirror) {
+  const seats = seatsShown(st);
+  const key = JSON.stringify(seats);
+  if (view.seatsShown === key) return; // (redrawn only when the seats change: not under someone typing)
+  view.seatsShown = key;
+  const box = $("bots");
+  box.textContent = "";
+  $("bots-box").hidden = !!mirror || !seats.length;
+  for (const [seat, colour] of seats) {
+    const row = document.createElement("div");
+    row.className = "seat";
+    row.dataset.seat = seat;
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = PIECE_FILL[colour] || "#999";
+    row.appendChild(swatch);
+    const name = document.createElement("input");
+    name.id = "name-" + seat;
+    name.dataset.seat = seat;
+    name.size = 12;
+    name.maxLength = 16;
+    name.placeholder = TITLE(colour);
+    name.setAttribute("aria-label", "name of " + colour);
+    name.addEventListener("change", sendNames);
+    row.appendChild(name);
+    const sel = document.createElement("select");
+    sel.setAttribute("aria-label", "who plays " + colour);
+    sel.id = "bot-" + seat;
+    sel.dataset.seat = seat;
+    for (const level of ["person", ...(view.botLevels || [])]) {
+      const o = document.createElement("option");
+      o.value = level; o.textContent = level === "person" ? "a person" : level + " bot";
+      if (level !== "person") o.title = view.botWords[level] || "";
+      sel.appendChild(o);
+    }
+    sel.addEventListener("change", sendBots);
+    row.appendChild(sel);
+    const words = document.createElement("span");
+    words.className = "bot-words";
+    words.id = "bot-words-" + seat;
+    row.appendChild(words);
+    box.appendChild(row);
+  }
+  const st_ = view.state || {};
+  showBots(st_.bots || {});
+  showNames(st_.names || {});
+}
+
 function sendNames() {
-  const names = {};
+  // the names of the seats shown, and those of seats not in play kept as they are
+  const names = Object.assign({}, (view.state || {}).names || {});
   for (const input of $("bots").querySelectorAll("input")) {
     const text = input.value.trim();
     if (text) names[input.dataset.seat] = text;
+    else delete names[input.dataset.seat];
   }
   send({ do: "names", names });
 }
@@ -340,9 +668,10 @@ function showSeason(season, mirror) {
 }
 
 function sendBots() {
-  const bots = {};
+  const bots = Object.assign({}, (view.state || {}).bots || {});
   for (const sel of $("bots").querySelectorAll("select")) {
     if (sel.value !== "person") bots[sel.dataset.seat] = sel.value;
+    else delete bots[sel.dataset.seat];
   }
   send({ do: "bots", bots });
 }
@@ -351,6 +680,8 @@ function showBots(bots) {
   for (const sel of $("bots").querySelectorAll("select")) {
     const level = (bots || {})[sel.dataset.seat];
     sel.value = level || "person";
+    const words = $("bot-words-" + sel.dataset.seat);
+    if (words) words.textContent = level ? "The board plays this seat: it " + (view.botWords[level] || "") + "." : "";
   }
 }
 
@@ -433,12 +764,20 @@ function svgPoint(e) {
 
 function cellAt(e) {
   const hit = document.elementFromPoint(e.clientX, e.clientY);
+  if (hit && hit.classList && hit.classList.contains("zone-hit")) return hit.dataset.cell; // a home's triangle
   const g = hit && hit.closest ? hit.closest(".cell") : null;
   return g ? g.dataset.cell : null;
 }
 
 function piecesOn(id) {
   return (view.state && view.state.pieces[id]) || [];
+}
+
+function slotWithPiece(id) {
+  // a zone's slots are one place: lifting from an empty slot of it takes from a slot that holds one
+  const zone = view.zoneOf && view.zoneOf[id];
+  if (piecesOn(id).length || !zone) return id;
+  return view.zones[zone].find((c) => piecesOn(c).length) || id;
 }
 
 function placeColour() {
@@ -450,18 +789,25 @@ function placeColour() {
   return hand[k] === "?" ? null : hand[k];
 }
 
+function litMeaning(id) {
+  for (const [, name, meaning] of (view.state && view.state.lit) || []) if (name === id) return meaning;
+  return null;
+}
+
 function liftColour(id) {
-  // From a stack of different colours a player takes the piece that does not belong there: after a
-  // Ludo capture, the victim under the piece to move. Otherwise the top one.
+  // The top piece of a stack, as a hand takes it; but where the board lights a capture's victim (the
+  // capturing token put down on it first), the victim under it, which is what a player takes off.
   const stack = piecesOn(id);
-  const mover = view.state && view.state.turn;
-  if (stack.length > 1 && mover) {
-    for (const colour of stack) if (colour !== mover && colour !== "?") return colour;
+  if (!stack.length) return null;
+  const mover = view.state && view.state.turn_colour;
+  if (stack.length > 1 && litMeaning(id) === "capture victim") {
+    for (let k = stack.length - 1; k >= 0; k--) if (stack[k] !== mover && stack[k] !== "?") return stack[k];
   }
-  return stack.length ? stack[stack.length - 1] : null;
+  return stack[stack.length - 1];
 }
 
 function lift(id) {
+  view.liftedFrom = id; // (drawn as a dashed ring while the piece is in the hand)
   const colour = liftColour(id);
   send(colour && colour !== "?" ? { do: "lift", cell: id, colour } : { do: "lift", cell: id });
   return colour;
@@ -476,7 +822,7 @@ function clickCell(id, forceLift) {
   if (view.replay) return;
   const colour = placeColour();
   if (!forceLift && colour !== undefined) place(id, colour);
-  else if (piecesOn(id).length) lift(id);
+  else if (piecesOn(slotWithPiece(id)).length) lift(slotWithPiece(id));
   else showError(`${id} is empty: lift a piece first, or take one from the box`);
 }
 
@@ -503,9 +849,10 @@ function pointerMove(e) {
   if (!p.dragging && Math.hypot(e.clientX - p.x, e.clientY - p.y) > DRAG_PX) {
     if (p.fromTray) p.dragging = true;
     else {
-      if (!piecesOn(p.id).length) return;
+      const from = slotWithPiece(p.id);
+      if (!piecesOn(from).length) return;
       p.dragging = true;
-      p.colour = lift(p.id); // the magnet leaves the sensor as the piece leaves the hole
+      p.colour = lift(from); // the magnet leaves the sensor as the piece leaves the hole
     }
     const ghost = view.ghost.firstChild;
     ghost.setAttribute("fill", PIECE_FILL[p.colour] || "#999");
@@ -549,9 +896,23 @@ function setFocus(id, move) {
 }
 
 function nearest(id, dx, dy) {
-  // the closest cell in the arrow's direction (within 60° of it)
+  // The neighbouring hole in the arrow's direction, on the board's own geometry (a Chinese Checkers
+  // hole has six neighbours; Up and Down take the one of the two nearer the column the keys went up or
+  // down from, so that repeated presses go straight); where no neighbour lies that way (from a Ludo
+  // base to the track), the nearest hole within 60° of the arrow.
   const from = view.cells[id].def;
-  let best = null, bestScore = Infinity;
+  const keep = dx ? view.keyLine.y : view.keyLine.x; // the line the keys keep to
+  let best = null, bestCos = 0.38, bestOff = Infinity; // (cos 67.5°)
+  for (const k of view.neighbours[id] || []) {
+    const c = view.cells[k].def;
+    const vx = c.x - from.x, vy = c.y - from.y;
+    const cos = (vx * dx + vy * dy) / Math.hypot(vx, vy);
+    const off = Math.abs((dx ? c.y : c.x) - keep);
+    if (cos > bestCos + 0.05 || (cos > bestCos - 0.05 && off < bestOff - 0.01)) {
+      best = k; bestCos = Math.max(cos, bestCos); bestOff = off;
+    }
+  }
+  if (best) return best;
   for (const k in view.cells) {
     if (k === id) continue;
     const c = view.cells[k].def;
@@ -561,9 +922,17 @@ function nearest(id, dx, dy) {
     const across = Math.abs(vx * dy - vy * dx);
     if (across > along * 1.8) continue;
     const score = along + 2 * across;
-    if (score < bestScore) { bestScore = score; best = k; }
+    if (score < bestOff) { bestOff = score; best = k; }
   }
   return best;
+}
+view.nearest = (id, key) => { keyLineFrom(id); return nearest(id, ...ARROWS[key]); };
+
+function keyLineFrom(id) {
+  if (!view.keyLine || view.keyLine.at !== id) {
+    const c = view.cells[id].def;
+    view.keyLine = { at: id, x: c.x, y: c.y };
+  }
 }
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -573,8 +942,15 @@ function cellKey(e) {
   if (!g) return;
   const id = g.dataset.cell;
   if (ARROWS[e.key]) {
-    const next = nearest(id, ...ARROWS[e.key]);
-    if (next) setFocus(next, true);
+    keyLineFrom(id);
+    const [dx, dy] = ARROWS[e.key];
+    const next = nearest(id, dx, dy);
+    if (next) {
+      const c = view.cells[next].def;
+      // across the arrow, the line kept moves with the keys; along it, it stays
+      view.keyLine = { at: next, x: dx ? c.x : view.keyLine.x, y: dy ? c.y : view.keyLine.y };
+      setFocus(next, true);
+    }
     e.preventDefault();
   } else if (e.key === "Enter" || e.key === " ") {
     clickCell(id, e.shiftKey);
@@ -678,9 +1054,9 @@ function showStep() {
   showLit(s.lit);
   showMoves(s.moves);
   showLog(s.log);
-  $("status").textContent = s.phase === "setup" ? "setting up" :
-    s.phase === "over" ? "game over" : (s.turn ? s.turn + " to play" : "");
-  $("die-shown").textContent = s.die && s.die.length ? "Die: " + s.die.join(" ") : "";
+  showLastMove(s.last_move);
+  showTurn(s.phase, s.turn_colour, null, s.rolls || [], s.prompt, s.details, null);
+  $("die-shown").textContent = s.die && s.die.length ? "The board's die shows: " + s.die.join(" ") : "";
   $("commitment").textContent = "";
   $("verified").textContent = "";
   $("step-label").textContent = `${rp.name} · step ${rp.k} of ${rp.steps.length - 1} · ${s.label}`;
@@ -709,6 +1085,24 @@ function leaveReplay() {
   showFrame(view.frame);
 }
 
+function gameInPlay() {
+  const st = view.state || {};
+  return st.phase === "play" && (st.moves || []).length > 0;
+}
+
+function undo() {
+  // the Undo button: the die button held past its long press, then let go
+  if (view.replay || view.buttonHeld || view.undoing) return;
+  view.undoing = true;
+  $("undo").classList.add("holding");
+  send({ do: "button", down: true });
+  setTimeout(() => {
+    send({ do: "button", down: false });
+    view.undoing = false;
+    $("undo").classList.remove("holding");
+  }, UNDO_HOLD_MS);
+}
+
 // ---- wiring --------------------------------------------------------------------------------------------
 
 function wire() {
@@ -727,15 +1121,23 @@ function wire() {
       send({ do: "new_season" });
     }
   });
-  $("play-from").addEventListener("click", () => send({ do: "start", position: $("position").value }));
+  $("play-from").addEventListener("click", () => {
+    // (it ends the game in play for everyone at the table, as New table does: ask first)
+    if (gameInPlay() && !window.confirm("Play from this position? The game in play ends for everyone watching it.")) return;
+    send({ do: "start", position: $("position").value });
+  });
+  $("undo").addEventListener("click", undo);
+  $("mute").addEventListener("click", () => setMuted(!view.muted));
+  $("fit").addEventListener("click", () => { view.big = $("board").classList.contains("big") ? false : true; fitBoard(); });
+  window.addEventListener("resize", fitBoard);
+  $("start").addEventListener("change", () => showBotChoices(view.state, view.mirror));
+  try { setMuted(localStorage.getItem("ludus-muted") === "1"); } catch (e) { setMuted(false); }
   $("power").addEventListener("click", () => send({ do: "power" }));
   $("new-game").addEventListener("click", () => {
     const text = $("settle").value.trim();
     const settle = /^[0-9]{1,4}$/.test(text) ? parseInt(text, 10) : NaN;
     if (!(settle >= 0 && settle <= 5000)) { showError("settle time: a whole number of ms, 0 to 5000"); return; }
-    const st = view.state || {};
-    if ((st.moves || []).length && st.phase === "play" &&
-        !window.confirm("Start a new table? The game on this one ends for everyone watching it.")) return;
+    if (gameInPlay() && !window.confirm("Start a new table? The game on this one ends for everyone watching it.")) return;
     send({ do: "new", game: $("game").value, settle_ms: settle, analog: $("sensors").value === "analog" });
   });
   for (const id of ["game", "sensors", "settle"]) {
