@@ -5,7 +5,8 @@ ludus boards validate FILE...
 ludus boards draw FILE [--svg OUT] [--kind layout|drill|chains]   (without --svg: a text map)
 ludus boards hardware [--out hardware]  the parts lists, drawings, pin map and circuits of hardware/
 ludus boards circuit [--out hardware]   each board's circuit: circuit.net, schematic.svg, bom.csv
-ludus boards pcb [--out hardware] [--board NAME]   each board's PCB from its circuit (hardware/BOARD/pcb/)
+ludus boards pcb [--out hardware] [--board NAME]   each finished board's PCB from its circuit
+                                                   (hardware/BOARD/pcb/); --board tries any board
 """
 
 import sys
@@ -15,6 +16,7 @@ from ludus.errors import BoardDefinitionError, ConfigError
 from ludus_host import boards
 from ludus_host.args import decimal, output_file, output_folder, refuse_overwriting, whole
 from ludus_host.paths import check_json, read_text, write_atomically
+from ludus_host.pcb import FINISHED
 
 
 def add_arguments(parser):
@@ -99,7 +101,8 @@ def add_arguments(parser):
         "--board",
         action="append",
         choices=("checkers", "ludo52", "ludo40", "ludo56", "ludo40-analog"),
-        help="a board to make (repeatable; default all)",
+        help="a board to make (repeatable; default the boards whose PCB is finished: %s)"
+        % ", ".join(FINISHED),
     )
 
 
@@ -167,7 +170,7 @@ def run(args):
     if args.action == "pcb":
         from ludus_host.pcb import outputs as pcb_outputs
 
-        boards_wanted = tuple(args.board) if args.board else pcb_outputs.BOARDS
+        boards_wanted = tuple(args.board) if args.board else FINISHED
         try:
             paths = pcb_outputs.write_all(
                 args.out, boards_wanted, progress=lambda line: print(line, flush=True)

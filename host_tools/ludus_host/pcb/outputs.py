@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ludus_host.circuit import design, netlist
 from ludus_host.circuit import designators as ref
 from ludus_host.paths import write_atomically
-from ludus_host.pcb import footprints, job
+from ludus_host.pcb import FINISHED, footprints, job
 
 BOARDS = design.VARIANTS
 ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
@@ -274,9 +274,12 @@ def generate(name: str, hardware: str = "hardware", progress: Callable[[str], No
 
 
 def write_all(
-    out: str = "hardware", boards: tuple[str, ...] = BOARDS, progress: Callable[[str], None] = lambda s: None
+    out: str = "hardware",
+    boards: tuple[str, ...] = FINISHED,
+    progress: Callable[[str], None] = lambda s: None,
 ) -> list[str]:
-    """Every board's PCB files under OUT/BOARD/pcb/ (the circuits read from OUT too); the paths written.
+    """The PCB files of BOARDS (by default the finished ones) under OUT/BOARD/pcb/ (the circuits read
+    from OUT too); the paths written.
     A board left with an unrouted connection or a design-rule error is written all the same (its drc.txt
     lists what is left), and PcbFault names them all once every board is written."""
     written = []
