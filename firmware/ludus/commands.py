@@ -49,6 +49,10 @@ def new_game(device, cmd, link):
     if not isinstance(game, str) or not game.startswith(("ludo/", "checkers")):
         link.error(cmd, "game must be a preset (ludo/RULES or checkers...), not %r" % (game,))
         return
+    kind = "checkers" if game.startswith("checkers") else "ludo"
+    if not device.board.game.startswith(kind):  # (said before another game's rules take the heap)
+        link.error(cmd, "cannot start %r on this board: it is a %s board" % (game, device.board.game))
+        return
     try:  # the preset, and on this board, before anything is given up
         first = next(iter(transient("ludus.referee.presets").adapter_for(game).starts()))
         device.board.bind(first[1].place_names)
