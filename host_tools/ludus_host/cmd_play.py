@@ -114,7 +114,7 @@ def run(args):
     return 0
 
 
-DEVICE_EVENTS = ("boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut")
+DEVICE_EVENTS = ("boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut", "reseed")
 
 
 def _on_the_pico(args, text, board, board_name):
