@@ -10,6 +10,18 @@ GROW_NAMES = True
 
 
 def test_a_bad_new_game_changes_nothing_and_journal_kb_stays_with_ludus_flash():
+    import sys
+
+    # other tests in this process may have loaded the Ludo rules: set them aside, so that this test
+    # sees whether the refusal loads them
+    set_aside = {name: sys.modules.pop(name) for name in list(sys.modules) if name.startswith("ludus.ludo")}
+    try:
+        _refuse_a_bad_new_game()
+    finally:
+        sys.modules.update(set_aside)
+
+
+def _refuse_a_bad_new_game():
     b = Bench()
     b.at(100, b.setup_checkers)
     b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
