@@ -14,6 +14,7 @@ import sys
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL
+from ludus.referee.states import PLAY
 from ludus.runtime import const, mem_free, transient
 
 MAX_FILE = const(16384)  # the most text the `file` command takes for one file
@@ -49,6 +50,10 @@ def new_game(device, cmd, link):
     if not isinstance(game, str) or not game.startswith(("ludo/", "checkers")):
         link.error(cmd, "game must be a preset (ludo/RULES or checkers...), not %r" % (game,))
         return
+    kind = "checkers" if game.startswith("checkers") else "ludo"
+    if not device.board.game.startswith(kind):  # (said before another game's rules take the heap)
+        link.error(cmd, "cannot start %r on this board: it is a %s board" % (game, device.board.game))
+        return
     try:  # the preset, and on this board, before anything is given up
         first = next(iter(transient("ludus.referee.presets").adapter_for(game).starts()))
         device.board.bind(first[1].place_names)
@@ -56,8 +61,18 @@ def new_game(device, cmd, link):
     except Exception as exc:
         link.error(cmd, "cannot start %r on this board: %s" % (game, exc))
         return
+    ref = device.app.referee
     if device.journal.unfinished():
+        device.app._keep(())  # (every action of it on flash first: the record says where it ended)
         device.journal.end(json.dumps("abandoned"))
+        record = ref.record
+        if _in_play(ref) and record.actions and device.config["season"]:
+            # the season shows it: a game given up half way is not a game nobody played
+            device._season(
+                lambda files, rules: transient("ludus.club").abandoned(files, rules, record, ref.game)
+            )
+        record = None
+    ref = None
     keep(device, "game", game)  # (a power cut comes back to this game)
     device._build_app()
     link.reply(cmd, {"ok": device.app is not None, "game": game})
@@ -85,24 +100,57 @@ def _seat_setting(device, cmd, link, key, fault_of, seats_of, apply):
     return True
 
 
+def _in_play(ref):
+    # True while a game is being played (not in setup, not over)
+    return ref.game is not None and ref.phase == PLAY
+
+
+def _note(device, note):
+    # a note on the game in play (ludus.record.notes): into its record and into the journal after
+    # the actions taken so far, so that a power cut keeps it and `ludus verify` shows it
+    app = device.app
+    app._keep(())  # (the game's start and every action on flash first: the note comes after them)
+    device.journal.note(json.dumps(note))
+    transient("ludus.record.notes").add(app.referee.record, note)
+
+
+def _bot_seats(ref):
+    # {"1": "strong"}: the game in play's seats the board plays (None between games)
+    if not _in_play(ref):
+        return None
+    seats = ref.game.seats
+    levels = ref.bot_levels()
+    return {str(s): levels[s] for s in (range(seats) if isinstance(seats, int) else seats) if s in levels}
+
+
 def bots(device, cmd, link):
-    # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too) and
-    # keeps them in config.json; without "bots", the reply says which they are
+    # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too: its
+    # record notes the change) and keeps them in config.json; without "bots", the reply says which
+    ref = device.app.referee
+    was = _bot_seats(ref)
     if "bots" in cmd and not _seat_setting(
-        device, cmd, link, "bots", "bots_fault", "bot_seats", device.app.referee.set_bots
+        device, cmd, link, "bots", "bots_fault", "bot_seats", ref.set_bots
     ):
         return
+    now = _bot_seats(ref)
+    if was is not None and now != was:
+        _note(device, {"bots": now, "was": was})
     link.reply(cmd, {"ok": True, "bots": device.config["bots"]})
 
 
 def names(device, cmd, link):
     # what the players are called: {"names": {"red": "Anna"}} sets them (in the game in play too: its
-    # record takes them) and keeps them in config.json; without "names", the reply says which they are
+    # record takes them and notes the change) and keeps them in config.json; without "names", the
+    # reply says which they are
+    ref = device.app.referee
+    was = ref._named() if _in_play(ref) else None
     if "names" in cmd and not _seat_setting(
-        device, cmd, link, "names", "names_fault", "seat_names", device.app.referee.set_players
+        device, cmd, link, "names", "names_fault", "seat_names", ref.set_players
     ):
         return
-    record = device.app.referee.record
+    if was is not None and ref._named() != was:
+        _note(device, {"names": ref._named(), "was": was})
+    record = ref.record
     players = record.players if record is not None else None
     link.reply(cmd, {"ok": True, "names": device.config["names"], "players": players})
 

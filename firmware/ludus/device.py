@@ -306,6 +306,14 @@ class Device:
             p.stop_watchdog()
             p.alive(False)
             why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "the stop command"
+            journal = self.journal
+            if journal is not None and journal.unfinished():
+                # the REPL can read the journal's flash, the dice seed with it: the game's record
+                # notes it, and its restore re-commits the dice (docs/dice-and-records.md, "The REPL")
+                try:
+                    journal.note(json.dumps({"stopped": why}))
+                except Exception:  # (the REPL all the same: the restore re-commits in any case)
+                    pass
             self._say(
                 {
                     "event": "stopped",

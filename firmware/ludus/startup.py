@@ -10,6 +10,7 @@ The device makes its USB link before it loads this module, so that a board whose
 missing or damaged still answers, in safe mode."""
 
 import gc
+import json
 import sys
 import time
 from array import array
@@ -346,6 +347,8 @@ def restore(app, journal, feed):
     t1 = _ms()
     if MICROPYTHON:
         gc.collect()  # (what the read left, out of the way of the game the replay builds)
+    was = state["record"].players
+    was = dict(was) if was else None
     app.referee.restore(state, fed)
     state = None
     low[1] = 3
@@ -358,6 +361,48 @@ def restore(app, journal, feed):
             "read_ms": (t1 - t0) & 0x3FFFFFFF,
             "replay_ms": (_ms() - t1) & 0x3FFFFFFF,
             "free_low": low[0],
+        }
+    )
+    ref = app.referee
+    if was is not None and ref.record.players != was:
+        # config.json names other players than the game had (changed while the firmware was not
+        # running): noted as the link's `names` is, in the record and the journal
+        note = {"names": ref._named(), "was": {}}
+        for seat in was:
+            note["was"][str(seat)] = was[seat]
+        journal.note(json.dumps(note))
+        transient("ludus.record.notes").add(ref.record, note)
+    if ref.adapter.has_dice and ref.dice is not None:
+        recommit(app, journal)
+
+
+def recommit(app, journal):
+    """A dice game restored goes on with fresh dice: its seed was on the journal's flash while the
+    firmware was not running (the REPL, BOOTSEL, a power cut: nothing tells them apart), so anyone
+    could have read it. The old seed is revealed and a new one committed, in the record's notes
+    (ludus.record.notes, which `ludus verify` checks segment by segment) and in the journal, before
+    any roll; a `reseed` event says so (docs/dice-and-records.md, "The REPL")."""
+    ref = app.referee
+    record = ref.record
+    notes = transient("ludus.record.notes")
+    why = notes.why_reseed(record)
+    # None on the board (os.urandom); a test's fixed seed gives each re-commit its own, past any
+    # game's (one per note: a re-commit adds one)
+    seed = ref._seed_for(0x8000 + len(record.notes or ()))
+    note = notes.reseed(record, why, seed)
+    ref.dice = record.dice
+    ref.dice_used = 0
+    kept = {"reseed": why, "seed": note["seed"], "seed_sha256": note["seed_sha256"]}
+    kept["next"] = record.dice.seed_hex()  # (the journal's alone: the next restore draws from it)
+    journal.note(json.dumps(kept))
+    del kept
+    app._say(
+        {
+            "event": "reseed",
+            "why": why,
+            "actions": note["at"],
+            "seed": note["seed"],
+            "seed_sha256": note["seed_sha256"],
         }
     )
 

@@ -115,12 +115,17 @@ def _self_test(e):
     )
 
 
+_COUNTED = {"playoff": "a play-off counted", "abandoned": "a game abandoned noted (it counts for nothing)"}
+
+
 def _season(e):
     ties = e.get("ties")
     tied = "; ".join(_names(g) for g in ties) if isinstance(ties, list) else _shown(ties)
-    return "season (%s): %s counted, %s game%s; %s%s" % (
+    kind = e.get("counted")
+    counted = _COUNTED.get(kind, "the game counted") if isinstance(kind, str) else "the game counted"
+    return "season (%s): %s, %s game%s; %s%s" % (
         e.get("rules"),
-        "a play-off" if e.get("counted") == "playoff" else "the game",
+        counted,
         e.get("games"),
         "" if e.get("games") == 1 else "s",
         "%s leads with %s points" % (e.get("leader"), e.get("points")),
@@ -148,6 +153,10 @@ _WORDS = {
     "fault": lambda e: "FAULT (%s): %s" % (e.get("where"), e.get("error")),
     "safe_mode": lambda e: "SAFE MODE: %s" % e.get("error"),
     "stopped": lambda e: "firmware stopped (%s): %s" % (e.get("why"), e.get("message")),
+    "reseed": lambda e: (
+        "dice re-committed after %s actions (%s): seed %s... revealed, new commitment %s..."
+        % (e.get("actions"), e.get("why"), str(e.get("seed"))[:16], str(e.get("seed_sha256"))[:16])
+    ),
     "hello": _hello,
     "new_game": lambda e: (
         "new game: %s (dice commitment %s...)%s"

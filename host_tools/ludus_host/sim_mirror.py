@@ -33,7 +33,7 @@ from ludus_host.simboard import SimBoard, game_colours, load_board
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
 LEVELS_POLL_MS = 250  # ... and for its sensors
 HELLO_S = 10  # how long a board has to answer hello
-DEVICE_EVENTS = ("boot", "self_test", "journal", "fault", "safe_mode", "stopped")
+DEVICE_EVENTS = ("boot", "self_test", "journal", "fault", "safe_mode", "stopped", "reseed")
 ANALOG_ONE, ANALOG_TWO = 12000, 32000  # analog readings taken as one / two magnets (the defaults' midpoints)
 
 

@@ -99,6 +99,7 @@ def test_a_900_action_four_player_ludo_game_is_restored_with_files(harness, ludo
     assert restored["free_low"] > 32000, restored  # the least heap left after a collection meanwhile
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_a_300_move_six_player_checkers_game_is_restored_in_romfs(harness, checkers_romfs, tmp_path):
     game = journal_game("checkers/6", 300, seed=1)
     restored = _check_restored(game, *restore(checkers_romfs, game, tmp_path))
@@ -181,6 +182,7 @@ def test_a_host_that_stops_reading_does_not_stall_the_board(harness, checkers_ro
         assert emu.stats()["watchdog"]["now"]["max_gap_ms"] < 1200
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_a_long_finished_game_is_handed_out_whole_with_the_watchdog_fed(harness, ludo_files, tmp_path):
     config = _config(ludo_files)
     game = journal_game("ludo/classic/4", None, seed=3)  # to its end: 960 actions

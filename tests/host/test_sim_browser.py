@@ -579,6 +579,7 @@ def twin():
     s.close()
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_the_page_drives_the_firmware_on_the_emulated_pico(browser, twin):
     d = browser
     open_page(d, twin)
