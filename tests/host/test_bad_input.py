@@ -56,7 +56,10 @@ BAD = [
     (["play", "{d}/binary.bin", "--board", "checkers", "--game", "checkers/2"], ["script", "not UTF-8"]),
     (["play", "{d}/latin1.txt", "--board", "checkers", "--game", "checkers/2"], ["not UTF-8", "byte"]),
     (["play", "-", "--board", "checkers", "--game", "checkers/2", "--settle-ms", "\u00b2"], ["--settle-ms"]),
-    (["play", "-", "--board", "checkers", "--game", "ludo/classic/4"], ["is a checkers board", "none of the game's 80 places"]),
+    (
+        ["play", "-", "--board", "checkers", "--game", "ludo/classic/4"],
+        ["is a checkers board", "none of the game's 80 places"],
+    ),
     (["verify", "/dev/zero"], ["it is a device", "not a file"]),
     (["verify", "{d}/binary.bin"], ["not UTF-8"]),
     (["monitor", "exec:true", "--for", "nan"], ["--for", "'nan'"]),
