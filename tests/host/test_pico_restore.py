@@ -124,7 +124,7 @@ def test_two_watchdog_resets_in_a_row_keep_the_game_and_journal_clear_lets_the_b
             ("power_on", 0),
             ("watchdog", 1),
             ("watchdog", 2),
-        ]
+        ], (boots, emu.notes)
         assert safe and "not restored" in safe["error"], safe
         hello = emu.command("hello")
         assert hello["recovery"] and hello["reset_cause"] == "watchdog"
