@@ -630,6 +630,9 @@ def main():
     def progress(text):
         print("%s: %s" % (job["name"], text), flush=True)
 
+    # pcbnew gives every item a random id and writes a board's footprints, drawings and tracks in the
+    # order of their ids: seeded, the same job writes the same files
+    pcbnew.KIID.SeedGenerator(1)
     board = pcbnew.BOARD()
     design_rules(board, job)
     outline(board, job["width"], job["height"])
