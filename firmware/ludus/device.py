@@ -303,6 +303,8 @@ class Device:
                         self.app = None
                         self.safe = "the loop failed, and so did its restart"
         except BaseException as exc:  # Ctrl-C, `stop`, SystemExit: the REPL gets the board
+            if not isinstance(exc, (KeyboardInterrupt, SystemExit, Stop)):
+                raise  # (a test platform's reset or end of time: a real machine.reset() never returns)
             p.stop_watchdog()
             p.alive(False)
             why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "the stop command"

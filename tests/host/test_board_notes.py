@@ -174,6 +174,29 @@ def test_a_board_s_season_with_bad_notes_is_named_not_a_traceback():
     ]
 
 
+def test_bots_changed_by_set_config_in_a_game_are_noted_before_its_reset():
+    # set_config resets the board and the game goes on, restored, with the new config's bots: the
+    # record has no other way to say that the board now plays red
+    b = _board(NAMES)
+    _keep_all(b)
+    config = {"board": "ludo52", "game": "ludo/danish", "bots": {"red": "strong"}}
+    config.update(NAMES)
+    b.at(150, lambda: b.send({"cmd": "set_config", "id": 1, "config": config}))
+    b.at(1000, lambda: b.send({"cmd": "set_config", "id": 2, "config": config}))  # (the same: no note)
+    b.at(2000, b.fill)
+    b.at(2100, lambda: seen.append(b.device.app.referee.bot_levels()))
+    b.at(2200, lambda: b.platform.put(b.cell("green.c4"), 0))
+    b.at(2300, lambda: b.platform.put(b.binding.cells(b.names.index("green.home"))[3], 1))
+    seen = []
+    b.at(3500, lambda: b.send({"cmd": "games", "id": 3}))
+    b.run(3700)
+    assert [r["ok"] for r in b.events(None, "reply") if r.get("id") in (1, 2)] == [True, True]
+    assert len(b.events("boot")) == 3 and seen == [{2: "strong"}]
+    (record,) = _records(b)
+    assert [n for n in record.notes if "bots" in n] == [{"at": 0, "bots": {"2": "strong"}, "was": {}}]
+    assert record.verify() == []
+
+
 def test_names_changed_in_config_json_while_the_board_was_off_are_noted_at_the_restore():
     from device_bench import SEED
     from ludus.dice import Dice

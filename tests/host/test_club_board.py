@@ -53,6 +53,7 @@ def _board(config, flash=None, files=None, start=DANISH_END):
         b.names = game.place_names
 
     b.at(50, fill)
+    b.fill = fill  # (again after a reset: the bench's sensors start empty)
     return b
 
 
