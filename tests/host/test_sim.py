@@ -383,6 +383,38 @@ def test_ludus_sim_refuses_bad_options_with_a_message():
     assert r.returncode == 2 and "--seed: 64 hex digits" in r.stderr
 
 
+def test_ludus_sim_pico_without_node_or_the_uf2_says_so_in_one_line(tmp_path):
+    # Before anything is compiled or served: one line on stderr naming what is missing, no traceback
+    def sim_pico(**env):
+        return subprocess.run(
+            [sys.executable, "-m", "ludus_host.cli", "sim", "--pico", "--no-browser", "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=dict(os.environ, **env),
+        )
+
+    no_uf2 = tmp_path / "empty"
+    no_uf2.mkdir()
+    r = sim_pico(LUDUS_PICO_DIR=str(no_uf2))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("ludus sim: the emulated Pico needs MicroPython's UF2")
+    assert str(no_uf2 / "RPI_PICO-v1.28.0.uf2") in r.stderr and "LUDUS_PICO_DIR" in r.stderr
+    assert r.stdout == ""  # nothing compiled, no server
+    # the UF2 and the bootrom there (as files: they are not read before Node.js is found), Node.js not
+    pico = tmp_path / "pico"
+    (pico / "emulator").mkdir(parents=True)
+    (pico / "RPI_PICO-v1.28.0.uf2").write_bytes(b"")
+    (pico / "emulator" / "bootrom.bin").write_bytes(b"")
+    r = sim_pico(LUDUS_PICO_DIR=str(pico), PATH=str(no_uf2))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines() == [
+        "ludus sim: the emulated Pico needs Node.js and npm (Debian: apt install nodejs npm)"
+    ]
+    assert r.stdout == ""
+
+
 # ---- mirrors ------------------------------------------------------------------------------------------
 
 
