@@ -990,6 +990,18 @@ def test_the_rules_and_what_each_bot_level_does_are_on_the_page(browser, served)
     assert offered == ["person", *[level for level, _ in levels]]
     assert button(d, "rules-box").is_displayed() and button(d, "bot-levels").is_displayed()
     shot(d, "checkers-rules", at="rules-box")
+
+    # the tools' example of a position to play from is one of this game's starts, not another game's
+    def example():
+        said = re.fullmatch(
+            r"a start \(e\.g\. (\S+)\) or a position's notation",
+            button(d, "position").get_attribute("placeholder"),
+        )
+        starts = js(d, "return [...document.getElementById('start').options].map(o => o.value)")
+        assert said and said.group(1) in starts, said
+        return said.group(1)
+
+    assert example().startswith("checkers/")
     # a new table of Ludo: its rules and its bots instead
     Select(button(d, "game")).select_by_value("ludo/danish/4")
     button(d, "new-game").click()
@@ -998,6 +1010,7 @@ def test_the_rules_and_what_each_bot_level_does_are_on_the_page(browser, served)
     assert rules == rules_words("ludo/danish/4") and rules[0].startswith("Take your four tokens once round")
     assert not any("across the star" in r for r in rules)
     assert dict(levels) == bot_words("ludo") and "greedy" not in dict(levels)
+    assert example().startswith("ludo/danish/")
 
 
 @pytest.mark.parametrize("served", ["checkers/2"], indirect=True)
