@@ -994,7 +994,7 @@ def test_the_rules_and_what_each_bot_level_does_are_on_the_page(browser, served)
     # the tools' example of a position to play from is one of this game's starts, not another game's
     def example():
         said = re.fullmatch(
-            r"a start \(e\.g\. (\S+)\) or a position's notation",
+            r"e\.g\. (\S+) or a position's notation",
             button(d, "position").get_attribute("placeholder"),
         )
         starts = js(d, "return [...document.getElementById('start').options].map(o => o.value)")
