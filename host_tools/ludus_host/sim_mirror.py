@@ -369,9 +369,12 @@ class PicoTwin:
 
     def __init__(self, preset, board_name=None, say=None):
         from ludus_host.device_tree import stage
-        from ludus_host.pico import booted_pico, fs_image
+        from ludus_host.pico import assets, booted_pico, fs_image, node
         from ludus_host.sim_table import board_for
 
+        # what the emulator needs, first: without it, one line says so before anything is compiled
+        assets()
+        node()
         board_name = board_name or board_for(preset)
         self.shown = _Shown(board_name, preset)
         self.board = self.shown.board
