@@ -40,26 +40,21 @@ def set_config(device, cmd, link):
         # the range could reach into the code (ludus flash checks that; this command cannot)
         link.error(cmd, "journal_kb changes only with ludus flash: nothing changed")
         return
-    _note_new_bots(device, config, config_mod)
+    app = device.app
+    if app is not None and config["game"] == device.config["game"] and _in_play(app.referee):
+        # the game in play goes on after the reset with the new config's bots: noted now, as the
+        # `bots` command notes them, for the record does not say which seats the board plays
+        # (names need no note here: the restore compares them with the record's players)
+        ref = app.referee
+        was = _bot_seats(ref)
+        levels = config_mod.bot_seats(config)
+        seats = ref.game.seats
+        now = {str(s): levels[s] for s in (range(seats) if isinstance(seats, int) else seats) if s in levels}
+        if now != was:
+            _note(device, {"bots": now, "was": was})
     device.platform.write_file("config.json", text)
     link.reply(cmd, {"ok": True, "restart": True})
     device._reset_after_reply()
-
-
-def _note_new_bots(device, config, config_mod):
-    # the game in play goes on after the reset with the new config's bots: noted now, as the `bots`
-    # command notes them, for the record does not say which seats the board played
-    # (names need no note here: the restore compares them with the record's players)
-    app = device.app
-    if app is None or config["game"] != device.config["game"] or not _in_play(app.referee):
-        return
-    ref = app.referee
-    was = _bot_seats(ref)
-    levels = config_mod.bot_seats(config)
-    seats = ref.game.seats
-    now = {str(s): levels[s] for s in (range(seats) if isinstance(seats, int) else seats) if s in levels}
-    if now != was:
-        _note(device, {"bots": now, "was": was})
 
 
 def new_game(device, cmd, link):
