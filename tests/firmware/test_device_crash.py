@@ -63,10 +63,21 @@ def test_ctrl_c_stops_the_watchdog_and_hands_the_board_to_the_repl():
     def ctrl_c():
         raise KeyboardInterrupt
 
-    b.at(500, ctrl_c)
-    raises(KeyboardInterrupt, b.run, 1000)
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
+    b.at(1500, ctrl_c)
+    raises(KeyboardInterrupt, b.run, 2000)
     assert b.platform.watchdog.stopped
     assert b.events("stopped")[0]["why"] == "Ctrl-C"
+    # the game in play keeps a note of it (the REPL can read the journal's flash)
+    import gc
+
+    from ludus.record.journal import Journal
+
+    b.device = None
+    gc.collect()
+    assert Journal(b.flash).state()["record"].count('{"at": 1, "stopped": "Ctrl-C"}') == 1
 
 
 def _stopped_after_a_rename():
