@@ -417,8 +417,10 @@ def answers(link: Link, cmd: dict, wait_s: float, again: bool = True, every_s: f
     comes (again=False: LinkReset instead, for a command that changes the board); every_s: sent again
     that often until a reply comes (a board that is booting). MonitorError if the link closes."""
     line = json.dumps(cmd)
-    link.send(line)
+    # (the link's generation before the line goes: a board that resets at once may be back before
+    # this thread runs again, and a generation read after the send would miss that reset)
     generation = getattr(link, "generation", 0)
+    link.send(line)
     heard = False
     sent = time.monotonic()
     end = sent + wait_s
@@ -455,6 +457,15 @@ def _question(line):
     return cmd["cmd"] in QUESTIONS and not (cmd["cmd"] == "season" and ("new" in cmd or "rules" in cmd))
 
 
+def _ask_on(link: Link, line: str) -> None:
+    # a question the monitor asks by itself: a board gone (a program that ended) leaves the lines
+    # it sent still to show, so this is said, not fatal
+    try:
+        link.send(line)
+    except MonitorError as exc:
+        print("(not asked: %s)" % exc, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     sends = [command_line(text, k + 1) for k, text in enumerate(args.send)]
     if args.games:
@@ -465,16 +476,16 @@ def run(args: argparse.Namespace) -> int:
     saved = 0
     try:
         end = time.monotonic() + args.seconds if args.seconds is not None else None
+        generation = link.generation  # (before the sends: a reset right after them is seen)
         for line in sends:
             link.send(line)
         # the questions not answered yet, by id: asked again if the board resets first
         unanswered = {json.loads(line)["id"]: line for line in sends if _question(line)}
-        generation = link.generation
         while end is None or time.monotonic() < end:
             if link.generation != generation:
                 generation = link.generation
                 for line in unanswered.values():
-                    link.send(line)
+                    _ask_on(link, line)
             try:
                 line = link.lines.get(timeout=0.1)
             except queue.Empty:
@@ -492,7 +503,7 @@ def run(args: argparse.Namespace) -> int:
                     pass
             print(line if args.raw else describe(item), flush=True)
             if item.get("event") == "game_over" and args.save:
-                link.send(json.dumps({"cmd": "games", "last": 1, "id": "games"}))
+                _ask_on(link, json.dumps({"cmd": "games", "last": 1, "id": "games"}))
             if item.get("reply") == "games" and "record" in item and args.save:
                 record = item["record"]
                 if not isinstance(record, str):
