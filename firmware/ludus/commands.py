@@ -45,11 +45,8 @@ def set_config(device, cmd, link):
         # the game in play goes on after the reset with the new config's bots: noted now, as the
         # `bots` command notes them, for the record does not say which seats the board plays
         # (names need no note here: the restore compares them with the record's players)
-        ref = app.referee
-        was = _bot_seats(ref)
-        levels = config_mod.bot_seats(config)
-        seats = ref.game.seats
-        now = {str(s): levels[s] for s in (range(seats) if isinstance(seats, int) else seats) if s in levels}
+        was = _bot_seats(app.referee)
+        now = _bot_seats(app.referee, config_mod.bot_seats(config))
         if now != was:
             _note(device, {"bots": now, "was": was})
     device.platform.write_file("config.json", text)
@@ -126,12 +123,14 @@ def _note(device, note):
     transient("ludus.record.notes").add(app.referee.record, note)
 
 
-def _bot_seats(ref):
-    # {"1": "strong"}: the game in play's seats the board plays (None between games)
+def _bot_seats(ref, levels=None):
+    # {"1": "strong"}: the game in play's seats the board plays, or would play with LEVELS
+    # ({seat: level}, a config's), None between games
     if not _in_play(ref):
         return None
     seats = ref.game.seats
-    levels = ref.bot_levels()
+    if levels is None:
+        levels = ref.bot_levels()
     return {str(s): levels[s] for s in (range(seats) if isinstance(seats, int) else seats) if s in levels}
 
 

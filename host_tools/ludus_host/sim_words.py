@@ -183,8 +183,9 @@ def _place(name):
 def _at(names, otherwise=""):
     """Where pieces are or go, after a verb: "on t2", "in Green's base", "on t5 and t9 and in Red's
     home"; `otherwise` when there are none."""
-    on = [n for n in names if _place(n) == n]
-    inside = [_place(n) for n in names if _place(n) != n]
+    said = [(n, _place(n)) for n in names]
+    on = [n for n, words in said if words == n]
+    inside = [words for n, words in said if words != n]
     parts = (["on " + _listed(on)] if on else []) + (["in " + _listed(inside)] if inside else [])
     return " and ".join(parts) or otherwise
 
