@@ -81,6 +81,7 @@ package("ludus", files=(
     "record/game.py",
     "record/journal.py",
     "record/native.py",
+    "record/notes.py",
     "record/players.py",
     "record/readback.py",
     "referee/__init__.py",

@@ -78,7 +78,7 @@ def replay(tree, tape_path):
     from ludus.app import App
     from ludus.device import Device
 
-    App.moved = lambda self: True  # (the tape's ticks are the device's: see the module's doc)
+    App.moved = lambda self, now_ms: True  # (the tape's ticks are the device's: see the module's doc)
     from ludus.hw.fake import FakeFlash, FakePlatform, PowerCut
 
     with open(tape_path) as f:

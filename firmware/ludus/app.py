@@ -43,6 +43,7 @@ class App:
         finished=None,
         calibration=None,
         feed=None,
+        supply=None,
     ):
         self.board = board
         self.sensors = sensors
@@ -57,7 +58,17 @@ class App:
         # a digital board's sensors read again between ticks (moved()); an analog board's levels differ
         # a little on every reading, so it waits for its ticks
         self.peek = None if analog else array("B", bytes(board.channel_count))
-        scene = default_scene(board, config["budget_ma"])
+        # a chain of shift registers tells a broken data line from an empty board (ludus.hw.shift)
+        self.chained = getattr(sensors, "broken", None) is not None
+        self.cut = False  # the chain reads broken: the referee waits, and it was said
+        # The LEDs' current: config's budget_ma (the supply's figure) only while the supply-sense pin
+        # says the external supply feeds the board; on USB alone, at most the board's USB budget. A
+        # board without the pin is taken to be on USB (hardware/README.md, "Power").
+        self.supply = supply
+        self.usb_ma = board.led_budget_ma()
+        self.supply_ma = config["budget_ma"] or self.usb_ma
+        self.external = 0
+        scene = default_scene(board, self._budget())
         scene.set_brightness(config["brightness"])
         bots = players = None
         if config["bots"] or config["names"]:
@@ -76,6 +87,9 @@ class App:
             calibration=calibration,
         )
         self.finished = finished
+        if supply is not None and supply.value():
+            self.external = 1
+            self.referee.scene.set_budget(self._budget())
         self.frame = bytearray(3 * board.led_count)
         self.sent = bytearray(b"\x01" * (3 * board.led_count))  # the frame last sent (none yet)
         self.last_frame = -FRAME_MS
@@ -93,6 +107,12 @@ class App:
     def step(self, now_ms):
         """One tick of the board. True if anything happened (an event, the scene changed)."""
         self.sensors.read(self.levels)
+        if self.chained and (self.sensors.broken or self.cut):
+            if self._chain_cut():
+                return False
+        supply = self.supply
+        if supply is not None and supply.value() != self.external:
+            self._power(supply.value(), now_ms)
         ref = self.referee
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
         # the frame first, then the bookkeeping (a move's record, the journal, the USB lines): the
@@ -120,12 +140,46 @@ class App:
             self.buzzer.tick(now_ms)
         return bool(changed or events)
 
-    def moved(self):
+    def _chain_cut(self):
+        # True while the sensor chain reads broken: no reading of it is a board's, so the referee is
+        # not ticked (an empty board would look like every piece lifted); said once, and when it mends
+        broken = self.sensors.broken
+        if broken != self.cut:
+            self.cut = broken
+            if broken:
+                self._say(
+                    {
+                        "event": "fault",
+                        "where": "sensors",
+                        "error": "the sensor chain reads nothing past its last chip: its data line or a"
+                        " chip is broken (the game waits until the chain reads again)",
+                    }
+                )
+            else:
+                self._say({"event": "sensors", "ok": True})
+        return broken
+
+    def _budget(self):
+        return self.supply_ma if self.external else min(self.supply_ma, self.usb_ma)
+
+    def _power(self, external, now_ms):
+        # the supply came or went: the budget follows, the next frame is rendered under it at once
+        self.external = 1 if external else 0
+        budget = self._budget()
+        scene = self.referee.scene
+        if scene is not None and scene.budget_ma != budget:
+            scene.set_budget(budget)
+            self.last_frame = now_ms - FRAME_MS
+        self._say({"event": "power", "supply": "external" if external else "usb", "budget_ma": budget})
+
+    def moved(self, now_ms):
         """Whether the sensors read otherwise than at the last step, on a board that was still: read
         between ticks, so that a lifted piece is taken in at once rather than at the next tick (the
         referee's settle time then runs from that reading). False for an analog board, and while a
         change is already being taken in (a flickering sensor must not call for a tick every time).
+        The die button is sampled too (ludus.hw.button: a quick tap seen for as long as it lasts).
         Allocates nothing."""
+        self.button.sample(now_ms)
         peek = self.peek
         if peek is None or self.referee.occ.busy():
             return False

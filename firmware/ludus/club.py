@@ -17,6 +17,7 @@ from ludus.runtime import const
 
 SEASON_FILE = "season.json"
 _KEEP_MOST = const(99)  # season-1.json .. season-99.json
+_NOTES_KEPT = const(32)  # the season's newest notes (a game renamed, handed to a bot, abandoned)
 
 
 def _archive(files, text):
@@ -63,10 +64,10 @@ def new_season(files, rules):
     return kept
 
 
-def _count(files, rules, start, key, players, result, seats):
-    # counts one finished game if it is this season's and not counted before: its kind, the
-    # season, and the note of load()
-    if result is None or rules_of(start) != rules:
+def _count(files, rules, start, key, players, result, seats, notes=None, abandoned_at=None):
+    # counts one finished game if it is this season's and not counted before (abandoned_at: notes
+    # one abandoned after that many actions instead): its kind, the season, and the note of load()
+    if (result is None and abandoned_at is None) or rules_of(start) != rules:
         return None, None, None
     season, note = load(files, rules)
     if key in season.seen:
@@ -74,9 +75,17 @@ def _count(files, rules, start, key, players, result, seats):
     names = {}
     for s in seats:
         names[s] = (players or {}).get(s) or "seat %d" % s
-    kind = season.add([names[s] for s in seats], [names[s] for s in result], label=key, key=key)
+    if result is None:
+        season.abandon([names[s] for s in seats], abandoned_at, label=key, key=key)
+        kind = "abandoned"
+    else:
+        kind = season.add(
+            [names[s] for s in seats], [names[s] for s in result], label=key, key=key, notes=notes
+        )
     if len(season.seen) > 64:  # a game is looked for only as it ends or at the next boot
         season.seen = season.seen[-64:]
+    if len(season.notes) > _NOTES_KEPT:
+        season.notes = season.notes[-_NOTES_KEPT:]
     files.write_file(SEASON_FILE, season.to_json())
     return kind, season, note
 
@@ -86,7 +95,16 @@ def count(files, rules, record, game):
     when it is not a game of this season or was counted already."""
     seats = game.seats if isinstance(game.seats, (list, tuple)) else range(game.seats)
     key = record.seed_sha256[:KEY_DIGITS]
-    return _count(files, rules, record.start, key, record.players, record.result, seats)
+    return _count(files, rules, record.start, key, record.players, record.result, seats, record.notes)
+
+
+def abandoned(files, rules, record, game):
+    """Note a game given up half way (the link's new_game) in the season, if it is one of its rule
+    set: (kind "abandoned", season, note), or kind None."""
+    seats = game.seats if isinstance(game.seats, (list, tuple)) else range(game.seats)
+    key = record.seed_sha256[:KEY_DIGITS]
+    at = len(record.actions)
+    return _count(files, rules, record.start, key, record.players, None, seats, abandoned_at=at)
 
 
 def sync(files, rules, journal):
@@ -94,10 +112,10 @@ def sync(files, rules, journal):
     ended it and before season.json had it. (kind, season, note) as count() gives them."""
     from ludus.record.readback import end_of, seats_of
 
-    games = journal.finished(1, actions=False)
+    games = journal.finished(1, actions=False, notes=True)
     if not games:
         return None, None, None
-    start, _, end = games[0]
+    start, _, end, notes = games[0]
     try:
         state = json.loads(start)
         if "record" in state:  # (an older start record: the record's whole JSON)
@@ -109,6 +127,10 @@ def sync(files, rules, journal):
             return None, None, None  # a game from before names were kept: its seats are not known here
         key = state["seed_sha256"][:KEY_DIGITS]
         seats = sorted(players)
-        return _count(files, rules, state["start"], key, players, result, seats)
+        at = None
+        if result is None and notes and notes[-1].get("ended") == "abandoned":  # (new_game's)
+            at = notes[-1]["at"]
+            notes = None
+        return _count(files, rules, state["start"], key, players, result, seats, notes, at)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None, None, None

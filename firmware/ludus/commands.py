@@ -14,6 +14,7 @@ import sys
 
 from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL
+from ludus.referee.states import PLAY
 from ludus.runtime import const, mem_free, transient
 
 MAX_FILE = const(16384)  # the most text the `file` command takes for one file
@@ -25,7 +26,12 @@ def set_config(device, cmd, link):
         link.error(cmd, 'set_config takes {"config": {...}}: the whole config.json as an object')
         return
     text = json.dumps(new)
-    config, faults = transient("ludus.config").read_config(text)
+    config_mod = transient("ludus.config")
+    config, faults = config_mod.read_config(text)
+    if device.board is not None and not faults and config["board"] == device.config["board"]:
+        fault = config_mod.budget_fault(config["budget_ma"], device.board)
+        if fault:
+            faults.append(fault)
     if faults:
         link.reply(cmd, {"ok": False, "error": "config refused, nothing changed", "faults": faults})
         return
@@ -34,6 +40,15 @@ def set_config(device, cmd, link):
         # the range could reach into the code (ludus flash checks that; this command cannot)
         link.error(cmd, "journal_kb changes only with ludus flash: nothing changed")
         return
+    app = device.app
+    if app is not None and config["game"] == device.config["game"] and _in_play(app.referee):
+        # the game in play goes on after the reset with the new config's bots: noted now, as the
+        # `bots` command notes them, for the record does not say which seats the board plays
+        # (names need no note here: the restore compares them with the record's players)
+        was = _bot_seats(app.referee)
+        now = _bot_seats(app.referee, config_mod.bot_seats(config))
+        if now != was:
+            _note(device, {"bots": now, "was": was})
     device.platform.write_file("config.json", text)
     link.reply(cmd, {"ok": True, "restart": True})
     device._reset_after_reply()
@@ -44,6 +59,10 @@ def new_game(device, cmd, link):
     if not isinstance(game, str) or not game.startswith(("ludo/", "checkers")):
         link.error(cmd, "game must be a preset (ludo/RULES or checkers...), not %r" % (game,))
         return
+    kind = "checkers" if game.startswith("checkers") else "ludo"
+    if not device.board.game.startswith(kind):  # (said before another game's rules take the heap)
+        link.error(cmd, "cannot start %r on this board: it is a %s board" % (game, device.board.game))
+        return
     try:  # the preset, and on this board, before anything is given up
         first = next(iter(transient("ludus.referee.presets").adapter_for(game).starts()))
         device.board.bind(first[1].place_names)
@@ -51,8 +70,18 @@ def new_game(device, cmd, link):
     except Exception as exc:
         link.error(cmd, "cannot start %r on this board: %s" % (game, exc))
         return
+    ref = device.app.referee
     if device.journal.unfinished():
+        device.app._keep(())  # (every action of it on flash first: the record says where it ended)
         device.journal.end(json.dumps("abandoned"))
+        record = ref.record
+        if _in_play(ref) and record.actions and device.config["season"]:
+            # the season shows it: a game given up half way is not a game nobody played
+            device._season(
+                lambda files, rules: transient("ludus.club").abandoned(files, rules, record, ref.game)
+            )
+        record = None
+    ref = None
     keep(device, "game", game)  # (a power cut comes back to this game)
     device._build_app()
     link.reply(cmd, {"ok": device.app is not None, "game": game})
@@ -80,24 +109,59 @@ def _seat_setting(device, cmd, link, key, fault_of, seats_of, apply):
     return True
 
 
+def _in_play(ref):
+    # True while a game is being played (not in setup, not over)
+    return ref.game is not None and ref.phase == PLAY
+
+
+def _note(device, note):
+    # a note on the game in play (ludus.record.notes): into its record and into the journal after
+    # the actions taken so far, so that a power cut keeps it and `ludus verify` shows it
+    app = device.app
+    app._keep(())  # (the game's start and every action on flash first: the note comes after them)
+    device.journal.note(json.dumps(note))
+    transient("ludus.record.notes").add(app.referee.record, note)
+
+
+def _bot_seats(ref, levels=None):
+    # {"1": "strong"}: the game in play's seats the board plays, or would play with LEVELS
+    # ({seat: level}, a config's), None between games
+    if not _in_play(ref):
+        return None
+    seats = ref.game.seats
+    if levels is None:
+        levels = ref.bot_levels()
+    return {str(s): levels[s] for s in (range(seats) if isinstance(seats, int) else seats) if s in levels}
+
+
 def bots(device, cmd, link):
-    # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too) and
-    # keeps them in config.json; without "bots", the reply says which they are
+    # the seats the board plays: {"bots": {"red": "strong"}} sets them (in the game in play too: its
+    # record notes the change) and keeps them in config.json; without "bots", the reply says which
+    ref = device.app.referee
+    was = _bot_seats(ref)
     if "bots" in cmd and not _seat_setting(
-        device, cmd, link, "bots", "bots_fault", "bot_seats", device.app.referee.set_bots
+        device, cmd, link, "bots", "bots_fault", "bot_seats", ref.set_bots
     ):
         return
+    now = _bot_seats(ref)
+    if was is not None and now != was:
+        _note(device, {"bots": now, "was": was})
     link.reply(cmd, {"ok": True, "bots": device.config["bots"]})
 
 
 def names(device, cmd, link):
     # what the players are called: {"names": {"red": "Anna"}} sets them (in the game in play too: its
-    # record takes them) and keeps them in config.json; without "names", the reply says which they are
+    # record takes them and notes the change) and keeps them in config.json; without "names", the
+    # reply says which they are
+    ref = device.app.referee
+    was = ref._named() if _in_play(ref) else None
     if "names" in cmd and not _seat_setting(
-        device, cmd, link, "names", "names_fault", "seat_names", device.app.referee.set_players
+        device, cmd, link, "names", "names_fault", "seat_names", ref.set_players
     ):
         return
-    record = device.app.referee.record
+    if was is not None and ref._named() != was:
+        _note(device, {"names": ref._named(), "was": was})
+    record = ref.record
     players = record.players if record is not None else None
     link.reply(cmd, {"ok": True, "names": device.config["names"], "players": players})
 

@@ -17,6 +17,14 @@ VERSION = 1
 
 GPIO_COUNT = 30  # GPIO 0..29 on the RP2040
 ADC_PINS = (26, 27, 28)
+# GPIOs the Pico uses on its own board, not on its header (Raspberry Pi Pico datasheet, "Pinout")
+INTERNAL_PINS = {
+    23: "the Pico's power-save (SMPS mode) control",
+    24: "the Pico's VBUS sense",
+    25: "the Pico's own LED",
+    29: "the Pico's VSYS/3 measurement",
+}
+BUDGET_MAX_MA = 15999  # the light scene's limit (its fixed-point scaling)
 
 
 def defaults():
@@ -41,6 +49,7 @@ def defaults():
             "leds": 15,
             "button": 14,
             "buzzer": 22,
+            "supply": 21,  # high while the external 5 V supply feeds the board (hardware/README.md)
             "sensors": {"kind": "shift", "load": 17, "sck": 18, "miso": 16},
         },
     }
@@ -81,7 +90,7 @@ def read_config(text):
         config["game"] = defaults()["game"]
     _int(data, config, faults, "brightness", 0, 255)
     if data.get("budget_ma") is not None:
-        _int(data, config, faults, "budget_ma", 1, 20000)
+        _int(data, config, faults, "budget_ma", 1, BUDGET_MAX_MA)
     if "sound" in data:
         if isinstance(data["sound"], bool):
             config["sound"] = data["sound"]
@@ -233,7 +242,30 @@ def _int(data, config, faults, key, lo, hi):
 
 
 def _gpio(v):
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < GPIO_COUNT
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < GPIO_COUNT and v not in INTERNAL_PINS
+
+
+def _pin_fault(key, v, nullable=False):
+    # what is wrong with a pin's value, by name (a GPIO inside the Pico is named as such)
+    if isinstance(v, int) and not isinstance(v, bool) and v in INTERNAL_PINS:
+        return "pins.%s: GPIO %d is %s, not a pin on its header" % (key, v, INTERNAL_PINS[v])
+    also = ", or null" if nullable else ""
+    return "pins.%s must be a GPIO 0..%d%s, not %r" % (key, GPIO_COUNT - 1, also, v)
+
+
+def budget_fault(budget_ma, board):
+    """What is wrong with a `budget_ma` for BOARD (None if nothing): it must cover the idle draw of the
+    board's LEDs, which a frame draws even when dark."""
+    if budget_ma is None:
+        return None
+    idle = board.led_count * int(board.idle_ma + 0.5)
+    if budget_ma <= idle:
+        return "budget_ma %d does not cover the idle draw of this board's %d LEDs (%d mA)" % (
+            budget_ma,
+            board.led_count,
+            idle,
+        )
+    return None
 
 
 def _pins(pins, config, faults):
@@ -246,30 +278,35 @@ def _pins(pins, config, faults):
     for key in pins:
         if key not in found:
             faults.append("pins: unknown pin %r (known: %s)" % (key, ", ".join(sorted(found))))
-    for key in ("leds", "button", "buzzer"):
+    for key in ("leds", "button", "buzzer", "supply"):
         if key in pins:
             v = pins[key]
-            if _gpio(v) or (key == "buzzer" and v is None):
+            nullable = key in ("buzzer", "supply")
+            if _gpio(v) or (nullable and v is None):
                 found[key] = v
             else:
-                faults.append(
-                    "pins.%s must be a GPIO 0..%d%s, not %r"
-                    % (key, GPIO_COUNT - 1, ", or null" if key == "buzzer" else "", v)
-                )
+                faults.append(_pin_fault(key, v, nullable))
     if "sensors" in pins:
         s = pins["sensors"]
         kind = s.get("kind") if isinstance(s, dict) else None
         if kind == "shift":
             for key in ("load", "sck", "miso"):
                 if not _gpio(s.get(key)):
-                    faults.append(
-                        "pins.sensors.%s must be a GPIO 0..%d, not %r" % (key, GPIO_COUNT - 1, s.get(key))
-                    )
+                    faults.append(_pin_fault("sensors." + key, s.get(key)))
         elif kind == "mux":
             sel = s.get("select")
             adc = s.get("adc")
             if not (isinstance(sel, list) and len(sel) == 4 and all(_gpio(p) for p in sel)):
-                faults.append("pins.sensors.select must be 4 GPIOs (S0..S3), not %r" % (sel,))
+                inside = (
+                    [p for p in sel if isinstance(p, int) and p in INTERNAL_PINS]
+                    if isinstance(sel, list)
+                    else []
+                )
+                faults.append(
+                    _pin_fault("sensors.select", inside[0])
+                    if inside
+                    else "pins.sensors.select must be 4 GPIOs (S0..S3), not %r" % (sel,)
+                )
             if not (isinstance(adc, list) and 1 <= len(adc) <= 3 and all(p in ADC_PINS for p in adc)):
                 faults.append("pins.sensors.adc must be 1 to 3 of the ADC pins 26, 27, 28, not %r" % (adc,))
         else:
@@ -277,7 +314,8 @@ def _pins(pins, config, faults):
         if len(faults) == bad:
             found["sensors"] = s
     if len(faults) == bad:
-        used = [found["leds"], found["button"]] + ([found["buzzer"]] if found["buzzer"] is not None else [])
+        used = [found["leds"], found["button"]]
+        used += [found[k] for k in ("buzzer", "supply") if found[k] is not None]
         s = found["sensors"]
         used += [s["load"], s["sck"], s["miso"]] if s["kind"] == "shift" else s["select"] + s["adc"]
         for p in used:

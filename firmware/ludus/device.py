@@ -205,6 +205,7 @@ class Device:
                 if self.board.sensor_kind == "analog"
                 else None,
                 feed=self._feed,
+                supply=hw.get("supply"),
             )
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
@@ -302,9 +303,19 @@ class Device:
                         self.app = None
                         self.safe = "the loop failed, and so did its restart"
         except BaseException as exc:  # Ctrl-C, `stop`, SystemExit: the REPL gets the board
+            if not isinstance(exc, (KeyboardInterrupt, SystemExit, Stop)):
+                raise  # (a test platform's reset or end of time: a real machine.reset() never returns)
             p.stop_watchdog()
             p.alive(False)
             why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "the stop command"
+            journal = self.journal
+            if journal is not None and journal.unfinished():
+                # the REPL can read the journal's flash, the dice seed with it: the game's record
+                # notes it, and its restore re-commits the dice (docs/dice-and-records.md, "The REPL")
+                try:
+                    journal.note(json.dumps({"stopped": why}))
+                except Exception:  # (the REPL all the same: the restore re-commits in any case)
+                    pass
             self._say(
                 {
                     "event": "stopped",
@@ -341,7 +352,8 @@ class Device:
                 app = self.app
                 while wait > SCAN_MS:
                     p.sleep_ms(SCAN_MS)
-                    if app.moved():  # a piece lifted or put down: its tick now, and the ticks from it
+                    # a piece lifted or put down: its tick now, and the ticks from it
+                    if app.moved(p.ticks_ms()):
                         due = p.ticks_ms()
                         wait = 0
                         break

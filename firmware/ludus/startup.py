@@ -10,6 +10,7 @@ The device makes its USB link before it loads this module, so that a board whose
 missing or damaged still answers, in safe mode."""
 
 import gc
+import json
 import sys
 import time
 from array import array
@@ -73,6 +74,10 @@ def boot(device):
     board = _board(device, config)
     if board is None:
         return
+    fault = transient("ludus.config").budget_fault(config["budget_ma"], board)
+    if fault:  # (the light scene could not run it: the board's own budget instead of no game at all)
+        device._fault("config", fault + ": the board's own budget is used")
+        config["budget_ma"] = None
     device.board = board
     device._feed()
     try:
@@ -191,6 +196,7 @@ def self_test(device):
     low = array("H", [65535] * n if analog else ())  # (an analog channel's range over the readings)
     high = array("H", bytes(2 * n if analog else 0))
     report = {"event": "self_test", "leds": board.led_count, "channels": n}
+    chain = getattr(hw["sensors"], "broken", None)
     try:
         for _ in range(8):
             hw["sensors"].read(levels)
@@ -224,7 +230,10 @@ def self_test(device):
     # every game starts with at least four pieces: fewer on an otherwise empty board are stuck
     stuck = [_channel_name(board, c) for c in on] if 0 < len(on) < 4 else []
     report.update({"on": len(on), "stuck": stuck, "noisy": noisy, "rail": rail})
-    report["ok"] = not (stuck or noisy or rail)
+    broken = bool(hw["sensors"].broken) if chain is not None else False
+    if chain is not None:
+        report["chain"] = "broken" if broken else "ok"  # (the byte past the last chip: ludus.hw.shift)
+    report["ok"] = not (stuck or noisy or rail or broken)
     device._say(report)
     if not report["ok"]:
         bad = stuck + noisy + rail
@@ -338,6 +347,8 @@ def restore(app, journal, feed):
     t1 = _ms()
     if MICROPYTHON:
         gc.collect()  # (what the read left, out of the way of the game the replay builds)
+    was = state["record"].players
+    was = dict(was) if was else None
     app.referee.restore(state, fed)
     state = None
     low[1] = 3
@@ -350,6 +361,48 @@ def restore(app, journal, feed):
             "read_ms": (t1 - t0) & 0x3FFFFFFF,
             "replay_ms": (_ms() - t1) & 0x3FFFFFFF,
             "free_low": low[0],
+        }
+    )
+    ref = app.referee
+    if was is not None and ref.record.players != was:
+        # config.json names other players than the game had (changed while the firmware was not
+        # running): noted as the link's `names` is, in the record and the journal
+        note = {"names": ref._named(), "was": {}}
+        for seat in was:
+            note["was"][str(seat)] = was[seat]
+        journal.note(json.dumps(note))
+        transient("ludus.record.notes").add(ref.record, note)
+    if ref.adapter.has_dice and ref.dice is not None:
+        recommit(app, journal)
+
+
+def recommit(app, journal):
+    """A dice game restored goes on with fresh dice: its seed was on the journal's flash while the
+    firmware was not running (the REPL, BOOTSEL, a power cut: nothing tells them apart), so anyone
+    could have read it. The old seed is revealed and a new one committed, in the record's notes
+    (ludus.record.notes, which `ludus verify` checks segment by segment) and in the journal, before
+    any roll; a `reseed` event says so (docs/dice-and-records.md, "The REPL")."""
+    ref = app.referee
+    record = ref.record
+    notes = transient("ludus.record.notes")
+    why = notes.why_reseed(record)
+    # None on the board (os.urandom); a test's fixed seed gives each re-commit its own, past any
+    # game's (one per note: a re-commit adds one)
+    seed = ref._seed_for(0x8000 + len(record.notes or ()))
+    note = notes.reseed(record, why, seed)
+    ref.dice = record.dice
+    ref.dice_used = 0
+    kept = {"reseed": why, "seed": note["seed"], "seed_sha256": note["seed_sha256"]}
+    kept["next"] = record.dice.seed_hex()  # (the journal's alone: the next restore draws from it)
+    journal.note(json.dumps(kept))
+    del kept
+    app._say(
+        {
+            "event": "reseed",
+            "why": why,
+            "actions": note["at"],
+            "seed": note["seed"],
+            "seed_sha256": note["seed_sha256"],
         }
     )
 

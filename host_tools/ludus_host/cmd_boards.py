@@ -5,6 +5,8 @@ ludus boards validate FILE...
 ludus boards draw FILE [--svg OUT] [--kind layout|drill|chains]   (without --svg: a text map)
 ludus boards hardware [--out hardware]  the parts lists, drawings, pin map and circuits of hardware/
 ludus boards circuit [--out hardware]   each board's circuit: circuit.net, schematic.svg, bom.csv
+ludus boards pcb [--out hardware] [--board NAME]   each finished board's PCB from its circuit
+                                                   (hardware/BOARD/pcb/); --board tries any board
 """
 
 import sys
@@ -14,6 +16,7 @@ from ludus.errors import BoardDefinitionError, ConfigError
 from ludus_host import boards
 from ludus_host.args import decimal, output_file, output_folder, refuse_overwriting, whole
 from ludus_host.paths import check_json, read_text, write_atomically
+from ludus_host.pcb import FINISHED
 
 
 def add_arguments(parser):
@@ -83,6 +86,24 @@ def add_arguments(parser):
     circ.add_argument(
         "--out", type=output_folder, default="hardware", help="folder to write (default hardware)"
     )
+    pcb = sub.add_parser(
+        "pcb",
+        help="lay out, route and check each board's PCB; write its KiCad board, Gerbers, drill, position"
+        " file, BOM and pictures (hardware/BOARD/pcb/; needs KiCad 6: apt-get install kicad)",
+    )
+    pcb.add_argument(
+        "--out",
+        type=output_folder,
+        default="hardware",
+        help="the hardware folder: circuits read from it, PCBs written to it (default hardware)",
+    )
+    pcb.add_argument(
+        "--board",
+        action="append",
+        choices=("checkers", "ludo52", "ludo40", "ludo56", "ludo40-analog"),
+        help="a board to make (repeatable; default the boards whose PCB is finished: %s)"
+        % ", ".join(FINISHED),
+    )
 
 
 def run(args):
@@ -145,6 +166,21 @@ def run(args):
             print(args.svg)
         else:
             sys.stdout.write(boards.draw_text(d))
+        return 0
+    if args.action == "pcb":
+        from ludus_host.pcb import outputs as pcb_outputs
+
+        boards_wanted = tuple(args.board) if args.board else FINISHED
+        try:
+            paths = pcb_outputs.write_all(
+                args.out, boards_wanted, progress=lambda line: print(line, flush=True)
+            )
+        except pcb_outputs.PcbFault as exc:
+            print("ludus boards: %s" % exc, file=sys.stderr)
+            return 1
+        except OSError as exc:
+            raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
+        print("%d files written" % len(paths))
         return 0
     if args.action in ("hardware", "circuit"):
         from ludus_host import hardware

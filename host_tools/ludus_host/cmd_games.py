@@ -146,6 +146,11 @@ def season_table(reply: dict) -> dict | None:
         raise bad("no count of games and play-offs")
     if table.get("champion") is not None and not isinstance(table["champion"], str):
         raise bad("the champion is not a name")
+    notes = table.get("notes", [])  # (a board from before notes: none)
+    if not isinstance(notes, list) or not all(
+        isinstance(n, dict) and all(isinstance(k, str) for k in n) for n in notes
+    ):
+        raise bad("its notes are not a list of objects")
     return table
 
 

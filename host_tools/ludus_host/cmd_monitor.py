@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import serial  # type: ignore[import-untyped]  # pyserial (mpremote's own dependency)
 from ludus.errors import LudusError
 
 from ludus_host.args import decimal
@@ -33,6 +32,18 @@ LINE_MAX = 4 * 1024 * 1024  # a line longer than this is cut (the board's are at
 REOPEN_S = 0.25  # between tries to open a port that went away
 SEND_WAIT_S = 15.0  # how long a command waits for a port that went away to come back
 OPEN_WAIT_S = 3.0  # how long a port that is not there at the start is waited for (a board resetting)
+
+
+def _serial() -> Any:
+    # imported when a port is first opened, so the commands that never touch one (play, sim) run
+    # where pyserial (mpremote's own dependency) is not installed
+    import serial  # type: ignore[import-untyped]
+
+    return serial
+
+
+def _port_errors() -> tuple[type[BaseException], ...]:
+    return (_serial().SerialException, OSError, ValueError)
 
 
 class MonitorError(LudusError):
@@ -104,12 +115,17 @@ def _self_test(e):
     )
 
 
+_COUNTED = {"playoff": "a play-off counted", "abandoned": "a game abandoned noted (it counts for nothing)"}
+
+
 def _season(e):
     ties = e.get("ties")
     tied = "; ".join(_names(g) for g in ties) if isinstance(ties, list) else _shown(ties)
-    return "season (%s): %s counted, %s game%s; %s%s" % (
+    kind = e.get("counted")
+    counted = _COUNTED.get(kind, "the game counted") if isinstance(kind, str) else "the game counted"
+    return "season (%s): %s, %s game%s; %s%s" % (
         e.get("rules"),
-        "a play-off" if e.get("counted") == "playoff" else "the game",
+        counted,
         e.get("games"),
         "" if e.get("games") == 1 else "s",
         "%s leads with %s points" % (e.get("leader"), e.get("points")),
@@ -137,6 +153,10 @@ _WORDS = {
     "fault": lambda e: "FAULT (%s): %s" % (e.get("where"), e.get("error")),
     "safe_mode": lambda e: "SAFE MODE: %s" % e.get("error"),
     "stopped": lambda e: "firmware stopped (%s): %s" % (e.get("why"), e.get("message")),
+    "reseed": lambda e: (
+        "dice re-committed after %s actions (%s): seed %s... revealed, new commitment %s..."
+        % (e.get("actions"), e.get("why"), str(e.get("seed"))[:16], str(e.get("seed_sha256"))[:16])
+    ),
     "hello": _hello,
     "new_game": lambda e: (
         "new game: %s (dice commitment %s...)%s"
@@ -248,7 +268,7 @@ class Link:
             while self.serial is None:
                 try:
                     self.serial = self._open()
-                except (serial.SerialException, OSError, ValueError) as exc:  # missing, no permission
+                except _port_errors() as exc:  # missing, no permission
                     if getattr(exc, "errno", None) == errno.ENOENT and time.monotonic() < end:
                         time.sleep(REOPEN_S)  # (a board that has just reset: its port comes back)
                         continue
@@ -258,7 +278,7 @@ class Link:
         threading.Thread(target=reader, daemon=True).start()
 
     def _open(self):
-        return serial.Serial(self.port, 115200, timeout=0.2)
+        return _serial().Serial(self.port, 115200, timeout=0.2)
 
     def _take(self, pending, chunk):
         # the complete lines of pending + chunk queued; the rest returned
@@ -300,7 +320,7 @@ class Link:
                 continue
             try:
                 chunk = port.read(min(max(port.in_waiting, 1), READ_MAX))
-            except (serial.SerialException, OSError, TypeError, AttributeError):
+            except _port_errors() + (TypeError, AttributeError):
                 # gone: a real board's USB disconnected, a pty closed (or close() meanwhile)
                 self._lost(port)
                 continue
@@ -323,7 +343,7 @@ class Link:
         while not self.closed:
             try:
                 port = self._open()
-            except (serial.SerialException, OSError, ValueError):
+            except _port_errors():
                 time.sleep(REOPEN_S)
                 continue
             with self.lock:
@@ -362,7 +382,7 @@ class Link:
             try:
                 port.write(data)
                 return
-            except (serial.SerialException, OSError, TypeError, AttributeError):
+            except _port_errors() + (TypeError, AttributeError):
                 self._lost(port)
 
     def close(self) -> None:
@@ -397,8 +417,10 @@ def answers(link: Link, cmd: dict, wait_s: float, again: bool = True, every_s: f
     comes (again=False: LinkReset instead, for a command that changes the board); every_s: sent again
     that often until a reply comes (a board that is booting). MonitorError if the link closes."""
     line = json.dumps(cmd)
-    link.send(line)
+    # (the link's generation before the line goes: a board that resets at once may be back before
+    # this thread runs again, and a generation read after the send would miss that reset)
     generation = getattr(link, "generation", 0)
+    link.send(line)
     heard = False
     sent = time.monotonic()
     end = sent + wait_s
@@ -435,6 +457,15 @@ def _question(line):
     return cmd["cmd"] in QUESTIONS and not (cmd["cmd"] == "season" and ("new" in cmd or "rules" in cmd))
 
 
+def _ask_on(link: Link, line: str) -> None:
+    # a question the monitor asks by itself: a board gone (a program that ended) leaves the lines
+    # it sent still to show, so this is said, not fatal
+    try:
+        link.send(line)
+    except MonitorError as exc:
+        print("(not asked: %s)" % exc, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     sends = [command_line(text, k + 1) for k, text in enumerate(args.send)]
     if args.games:
@@ -445,16 +476,16 @@ def run(args: argparse.Namespace) -> int:
     saved = 0
     try:
         end = time.monotonic() + args.seconds if args.seconds is not None else None
+        generation = link.generation  # (before the sends: a reset right after them is seen)
         for line in sends:
             link.send(line)
         # the questions not answered yet, by id: asked again if the board resets first
         unanswered = {json.loads(line)["id"]: line for line in sends if _question(line)}
-        generation = link.generation
         while end is None or time.monotonic() < end:
             if link.generation != generation:
                 generation = link.generation
                 for line in unanswered.values():
-                    link.send(line)
+                    _ask_on(link, line)
             try:
                 line = link.lines.get(timeout=0.1)
             except queue.Empty:
@@ -472,7 +503,7 @@ def run(args: argparse.Namespace) -> int:
                     pass
             print(line if args.raw else describe(item), flush=True)
             if item.get("event") == "game_over" and args.save:
-                link.send(json.dumps({"cmd": "games", "last": 1, "id": "games"}))
+                _ask_on(link, json.dumps({"cmd": "games", "last": 1, "id": "games"}))
             if item.get("reply") == "games" and "record" in item and args.save:
                 record = item["record"]
                 if not isinstance(record, str):

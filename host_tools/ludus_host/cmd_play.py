@@ -114,7 +114,7 @@ def run(args):
     return 0
 
 
-DEVICE_EVENTS = ("boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut")
+DEVICE_EVENTS = ("boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut", "reseed")
 
 
 def _on_the_pico(args, text, board, board_name):
@@ -252,7 +252,7 @@ def _span(frames, times, k, which, lit_only=False):
     # {led: colour bits} of the LEDs frame[which] names, over the frames in force between event k and
     # the next, edges aside (lit_only: only those with a channel on); None if too short to tell
     start = times[k] + EDGE_MS
-    end = times[k + 1] - 5 if k + 1 < len(times) else None
+    end = times[k + 1] - EDGE_MS if k + 1 < len(times) else None
     if end is not None and end <= start:
         return None
     shown = []

@@ -8,7 +8,9 @@ tied group is their play-off and settles it.
 Every record must be a finished Ludo game of the season's rule set (--rules, default danish) that
 `ludus verify` accepts; any other is named with what is wrong, and no table is printed. Players are
 known by the names their records carry (a record without names: by the seats' colours), and the same
-game given twice is refused. The board counts the same table as games end (docs/club.md)."""
+game given twice is refused. What the records note besides the play (a seat renamed or handed to a bot,
+the board stopped into the REPL) is listed under the table. The board counts the same table as games
+end (docs/club.md)."""
 
 import argparse
 import csv
@@ -22,6 +24,7 @@ from ludus.ludo.season import Season, points_of, rules_of
 
 from ludus_host.args import output_file, refuse_overwriting
 from ludus_host.paths import write_atomically
+from ludus_host.record_words import notes_lines
 
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
 
@@ -52,13 +55,14 @@ def record_players(record, game=None):
 
 class Game:
     """One finished game of the season: its players' names and their finishing order, and its key (the
-    dice commitment: one game given twice is refused)."""
+    dice commitment: one game given twice is refused), and its record's notes (ludus.record.notes)."""
 
-    def __init__(self, path, players, placements, key=None):
+    def __init__(self, path, players, placements, key=None, notes=None):
         self.path = path
         self.players = players
         self.placements = placements
         self.key = key
+        self.notes = notes
 
 
 def read_game(path, rules):
@@ -80,7 +84,7 @@ def read_game(path, rules):
     if problems:
         raise SeasonError("%s: does not verify: %s" % (path, problems[0]))
     players, placements = record_players(record)
-    return Game(path, players, placements, record.seed_sha256)
+    return Game(path, players, placements, record.seed_sha256, record.notes)
 
 
 def season(games, rules, points=None, playoffs=True):
@@ -88,7 +92,7 @@ def season(games, rules, points=None, playoffs=True):
     table = Season(rules, points)
     for g in games:
         try:
-            table.add(g.players, g.placements, label=str(g.path), key=g.key, playoffs=playoffs)
+            table.add(g.players, g.placements, label=str(g.path), key=g.key, playoffs=playoffs, notes=g.notes)
         except LudusError as exc:
             raise SeasonError("%s: %s" % (g.path, exc)) from None
     return table.result()
@@ -124,6 +128,7 @@ def text_of(result, rules):
         out.append("tied, no play-off yet: %s" % ", ".join(group))
     champion = result["champion"]
     out.append("champion: %s" % champion if champion else "champion: not settled (a play-off is due)")
+    out += notes_lines(result.get("notes"), game=True)  # (names and bots changed in a game, the REPL)
     return "\n".join(out)
 
 

@@ -14,6 +14,7 @@ the firmware's default pins so that they cannot disagree with what the firmware 
 
 A test regenerates them and fails if a committed file differs (tests/host/test_hardware.py)."""
 
+import csv
 import json
 import math
 import os
@@ -409,6 +410,13 @@ def _sensing(d, pieces):
 
 RECESS_MM = SENSING.recess_diameter_mm  # the locating recess at each cell, over its sensor
 HOLE_LED_MM = 5.0  # the LED's window beside each cell
+# from underneath, round each window: the WS2812B stands 1.6 mm above the PCB (Worldsemi: 5.0 x 5.0 x
+# 1.6 mm), more than the sensors the board top rests on; its diagonal is 7.1 mm
+COUNTERBORE_MM = 8.0
+COUNTERBORE_DEPTH_MM = 1.0
+BUTTON_HOLE_MM = 13.0  # the die button SW1's 12 mm body through the board top
+# SW1's footprint (KiCad's SW_PUSH-12mm) has its origin at pin 1; the body's centre is here from it
+BUTTON_CENTRE = (6.25, 2.5)
 CLEARANCE_MM = 1.0  # board left between a recess and a window
 
 
@@ -447,10 +455,30 @@ def led_windows(d):
     return out
 
 
-def drill_svg(d):
+def button_spot(folder: str) -> tuple[float, float] | None:
+    """The centre of the die button SW1 on the board whose PCB is in FOLDER/pcb (read from its position
+    file), or None when that board has no PCB yet."""
+    path = os.path.join(folder, "pcb", "positions.csv")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            if row["Ref"] == "SW1":
+                # the position file's y axis points up, the board's down; SW1 is on the top side
+                x, y, rot = float(row["PosX"]), -float(row["PosY"]), math.radians(float(row["Rot"]))
+                dx, dy = BUTTON_CENTRE
+                return (
+                    round(x + dx * math.cos(rot) + dy * math.sin(rot), 2),
+                    round(y - dx * math.sin(rot) + dy * math.cos(rot), 2),
+                )
+    return None
+
+
+def drill_svg(d: dict, button: tuple[float, float] | None = None) -> str:
     """A 1:1 template of the board top: at every cell's centre the locating recess (its centre cross
-    marks the sensor beneath), the LED's window beside it, each with its cell id, and a 100 mm scale bar
-    and a 50 mm square to check that it printed at true size."""
+    marks the sensor beneath), the LED's window beside it with the counterbore round it (dashed, from
+    underneath), each with its cell id, the die button's hole at BUTTON when given, and a 100 mm scale
+    bar and a 50 mm square to check that it printed at true size."""
     w, h = d["width"], d["height"] + 30
     out = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="%gmm" height="%gmm" viewBox="0 0 %g %g">'
@@ -471,6 +499,7 @@ def drill_svg(d):
         out.append(
             '<circle cx="%.2f" cy="%.2f" r="%g" fill="none" stroke="#c00"/>' % (lx, ly, HOLE_LED_MM / 2)
         )
+        out.append(_counterbore(lx, ly))
         # the id fits between this cell and its nearest neighbour (a character is about 0.6 em wide)
         nearest = min(math.hypot(x - o["x"], y - o["y"]) for o in d["cells"] if o is not c)
         size = min(2.2, round(nearest / (0.62 * len(c["id"])), 2))
@@ -483,6 +512,34 @@ def drill_svg(d):
             '<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#c00"/>'
             '<text x="%g" y="%g" font-size="1.8">%s</text>'
             % (ind["x"], ind["y"], HOLE_LED_MM / 2, ind["x"], ind["y"] + 4.2, boards._esc(ind["id"]))
+        )
+    pips = d.get("indicators", [])
+    if pips:  # the die's pips share one pocket, round all of their counterbores
+        r = COUNTERBORE_MM / 2
+        x0, y0 = min(i["x"] for i in pips) - r, min(i["y"] for i in pips) - r
+        x1, y1 = max(i["x"] for i in pips) + r, max(i["y"] for i in pips) + r
+        out.append(
+            '<rect x="%g" y="%g" width="%g" height="%g" rx="%g" fill="none" stroke="#c00"'
+            ' stroke-dasharray="1.5 1" class="counterbore"/>' % (x0, y0, x1 - x0, y1 - y0, r)
+        )
+    if button is not None:
+        bx, by = button
+        out.append(
+            '<circle cx="%g" cy="%g" r="%g" fill="none" stroke="#06c" stroke-width="0.4" class="button"/>'
+            '<path d="M%g %gh4M%g %gv4" stroke="#06c"/>'
+            '<text x="%g" y="%g" font-size="2.2" fill="#06c">SW1: %g mm, through</text>'
+            % (
+                bx,
+                by,
+                BUTTON_HOLE_MM / 2,
+                bx - 2,
+                by,
+                bx,
+                by - 2,
+                bx,
+                by + BUTTON_HOLE_MM / 2 + 3,
+                BUTTON_HOLE_MM,
+            )
         )
     y0 = d["height"] + 8
     out.append('<path d="M10 %gh100M10 %gv-3M110 %gv-3" stroke="black" stroke-width="0.4"/>' % (y0, y0, y0))
@@ -499,8 +556,20 @@ def drill_svg(d):
         " (the cross: its centre, over the sensor); red: LED window %g mm, through</text>"
         % (190, y0 + 2, RECESS_MM, SENSING.recess_depth_mm, HOLE_LED_MM)
     )
+    out.append(
+        '<text x="%g" y="%g" font-size="3" text-anchor="start">red dashed: counterbore %g mm, %g mm deep,'
+        " from underneath (the die's pips: one pocket); blue: the die button's hole %g mm, through</text>"
+        % (190, y0 + 7, COUNTERBORE_MM, COUNTERBORE_DEPTH_MM, BUTTON_HOLE_MM)
+    )
     out.append("</g></svg>")
     return "\n".join(out) + "\n"
+
+
+def _counterbore(x: float, y: float) -> str:
+    return (
+        '<circle cx="%.2f" cy="%.2f" r="%g" fill="none" stroke="#c00" stroke-dasharray="1.5 1"'
+        ' class="counterbore"/>' % (x, y, COUNTERBORE_MM / 2)
+    )
 
 
 def chains_svg(d):
@@ -806,8 +875,9 @@ def wiring_svg():
     return "\n".join(out) + "\n"
 
 
-def write_all(out="hardware", progress=lambda s: None):
-    """Every generated document under OUT, the circuits' included; the paths written."""
+def write_all(out="hardware", progress=lambda s: None, pcbs=None):
+    """Every generated document under OUT, the circuits' included; the paths written. The die button's
+    hole on each drilling template is read from the board's PCB under PCBS (default OUT)."""
     from ludus_host.circuit import bom, netlist, outputs
 
     written = []
@@ -820,7 +890,7 @@ def write_all(out="hardware", progress=lambda s: None):
         docs["parts.md"] = parts(name, d, bom.lines(nl))
         if name != ANALOG:
             docs["layout.svg"] = boards.draw_svg(d)
-            docs["drill.svg"] = drill_svg(d)
+            docs["drill.svg"] = drill_svg(d, button_spot(os.path.join(pcbs or out, name)))
             docs["chains.svg"] = chains_svg(d)
         for fname, text in docs.items():
             path = os.path.join(folder, fname)

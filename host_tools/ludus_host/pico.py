@@ -389,6 +389,14 @@ class EmulatedPico:
     def press(self, down):
         self.request(op="button", down=bool(down))
 
+    def supply(self, on):
+        """The external supply plugged in (True) or not, as the supply-sense pin reads it."""
+        self.request(op="supply", on=bool(on))
+
+    def cut_data(self, cut):
+        """The sensor chain's data line broken (True: every bit reads 1 through its pull-up) or mended."""
+        self.request(op="data_cut", cut=bool(cut))
+
     def cut(self, at_op=0, seed=1):
         """Cut the power during the at_op-th flash program or erase from now (0: now)."""
         self.request(op="cut", at_op=at_op, seed=seed)

@@ -796,8 +796,17 @@ def run(args, out=sys.stdout):
             " watchdog's feeds timed by the harness; target: no gap over 2,000 ms):",
             file=out,
         )
-        head = ("game", "mode", "actions", "read", "replay", "boot->restored", "low free", "longest gap")
-        print("%-15s %-6s %8s %9s %9s %15s %9s %12s" % head, file=out)
+        restore_head = (
+            "game",
+            "mode",
+            "actions",
+            "read",
+            "replay",
+            "boot->restored",
+            "low free",
+            "longest gap",
+        )
+        print("%-15s %-6s %8s %9s %9s %15s %9s %12s" % restore_head, file=out)
         for r in rows:
             print(
                 "%-15s %-6s %8d %7dms %7dms %13dms %9d %10.0fms"

@@ -33,7 +33,7 @@ from ludus_host.simboard import SimBoard, game_colours, load_board
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
 LEVELS_POLL_MS = 250  # ... and for its sensors
 HELLO_S = 10  # how long a board has to answer hello
-DEVICE_EVENTS = ("boot", "self_test", "journal", "fault", "safe_mode", "stopped")
+DEVICE_EVENTS = ("boot", "self_test", "journal", "fault", "safe_mode", "stopped", "reseed")
 ANALOG_ONE, ANALOG_TWO = 12000, 32000  # analog readings taken as one / two magnets (the defaults' midpoints)
 
 
@@ -369,9 +369,12 @@ class PicoTwin:
 
     def __init__(self, preset, board_name=None, say=None):
         from ludus_host.device_tree import stage
-        from ludus_host.pico import booted_pico, fs_image
+        from ludus_host.pico import assets, booted_pico, fs_image, node
         from ludus_host.sim_table import board_for
 
+        # what the emulator needs, first: without it, one line says so before anything is compiled
+        assets()
+        node()
         board_name = board_name or board_for(preset)
         self.shown = _Shown(board_name, preset)
         self.board = self.shown.board

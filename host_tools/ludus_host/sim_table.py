@@ -102,7 +102,7 @@ class Club:
         if key in season.seen:
             return None
         players, placements = record_players(record, game)
-        return rules, season.add(players, placements, label=key, key=key)
+        return rules, season.add(players, placements, label=key, key=key, notes=record.notes)
 
     def table(self, preset):
         """The season of a preset's rule set as Season.result() gives it, or None (Chinese Checkers)."""

@@ -173,8 +173,21 @@ def in_rolloff(game):
     return game is not None and getattr(game, "phase", None) == ORDER
 
 
-def _places(names):
-    return _listed(names)
+def _place(name):
+    """A place as a player says it: a cell by its name ("t5"), a colour's base or home as such
+    ("Green's base", not "green.base")."""
+    colour, dot, zone = name.partition(".")
+    return "%s's %s" % (_title(colour), zone) if dot and zone in ("base", "home") else name
+
+
+def _at(names, otherwise=""):
+    """Where pieces are or go, after a verb: "on t2", "in Green's base", "on t5 and t9 and in Red's
+    home"; `otherwise` when there are none."""
+    said = [(n, _place(n)) for n in names]
+    on = [n for n, words in said if words == n]
+    inside = [words for n, words in said if words != n]
+    parts = (["on " + _listed(on)] if on else []) + (["in " + _listed(inside)] if inside else [])
+    return " and ".join(parts) or otherwise
 
 
 def _reason(event):
@@ -240,16 +253,17 @@ def words(event, adapter=None, game=None, players=None, rolloff=False):
     if name == "illegal":
         missing = event.get("missing") or []
         unexpected = event.get("unexpected") or []
-        what = " %s to %s" % (missing[0], unexpected[0]) if len(missing) == len(unexpected) == 1 else ""
-        return "Not allowed,%s: %s. Put it back on %s" % (what, _reason(event), _places(missing))
+        one = len(missing) == len(unexpected) == 1
+        what = " %s to %s" % (_place(missing[0]), _place(unexpected[0])) if one else ""
+        return "Not allowed,%s: %s. Put it back %s" % (what, _reason(event), _at(missing, "where it was"))
     if name == "mismatch":
         missing = event.get("missing") or []
         unexpected = event.get("unexpected") or []
         parts = []
         if missing:
-            parts.append("a piece is missing on %s" % _places(missing))
+            parts.append("a piece is missing %s" % _at(missing))
         if unexpected:
-            parts.append("a piece is not expected on %s" % _places(unexpected))
+            parts.append("a piece is not expected %s" % _at(unexpected))
         return "The pieces differ from the game: %s" % "; ".join(parts or ["put them as lit"])
     if name == "refused":
         return "The die button did nothing (%s)" % event.get("reason")
@@ -400,14 +414,14 @@ def prompt(ref, hand=(), players=None):
     missing = [names[p] for p in getattr(ref, "missing", ()) or ()]
     unexpected = [names[p] for p in getattr(ref, "unexpected", ()) or ()]
     if situation == "illegal":
-        return "Not allowed: put the piece back on %s" % _places(missing or ["its place"])
+        return "Not allowed: put the piece back %s" % _at(missing, "where it was")
     if situation == "mismatch" and hand and missing and not unexpected and len(missing) <= len(hand):
-        return "No move for this piece: put it back on %s" % _places(missing)
+        return "No move for this piece: put it back %s" % _at(missing)
     parts = []
     if missing:
-        parts.append("a piece on %s" % _places(missing))
+        parts.append("a piece %s" % _at(missing))
     if unexpected:
-        parts.append("none on %s" % _places(unexpected))
+        parts.append("none %s" % _at(unexpected))
     return "Put the pieces as the game has them: %s" % "; ".join(parts or ["as lit"])
 
 

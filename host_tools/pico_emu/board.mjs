@@ -7,6 +7,8 @@
 //   board.lines[ch] = 0;            // a magnet over digital sensor ch (DRV5032: pulled low)
 //   board.analog[ch] = 3100;        // an analog sensor's output, 12-bit ADC counts (2048: no field)
 //   board.press(true);              // the button held down (active low, as the Pico's pull-up)
+//   board.power(true);              // the external supply plugged in (the supply-sense divider: high)
+//   board.cutData(true);            // the chain's data line broken: its pull-up reads 1 for every bit
 //   board.frames                    // every LED frame sent, decoded: { t: emulated ns, grb: hex }
 //   board.tones                     // every change of the piezo: { t, hz } (hz 0: silent)
 //
@@ -17,6 +19,7 @@ export const DEFAULT_PINS = {
   leds: 15,
   button: 14,
   buzzer: 22,
+  supply: 21,
   sensors: { kind: 'shift', load: 17, sck: 18, miso: 16 },
 };
 
@@ -37,6 +40,8 @@ export class EmulatedBoard {
     this.lines = from ? from.lines : new Uint8Array(Math.max(this.chips * 8, 48)).fill(1); // 1: no magnet
     this.analog = from ? from.analog : new Uint16Array(48).fill(2048);
     this.buttonDown = from ? from.buttonDown : false;
+    this.external = from ? from.external : false;
+    this.dataCut = from ? from.dataCut : false;
     this.latched = new Uint8Array(this.lines.length).fill(1);
     this.pos = 0; // the next byte (SPI) or bit (bit-banged) to shift out
     this.latches = 0;
@@ -50,6 +55,8 @@ export class EmulatedBoard {
     else this.wireMux(mcu, s);
     this.buttonPin = pins.button;
     this.press(this.buttonDown);
+    this.supplyPin = pins.supply ?? null;
+    this.power(this.external);
     this.wireLeds(mcu, pins.leds);
     this.buzzerPin = pins.buzzer;
     this.hz = 0;
@@ -59,7 +66,7 @@ export class EmulatedBoard {
   // Pico first, input H first (bit 7). Bit-banged: each rising clock edge shifts the next bit onto QH.
   wireShift(mcu, s) {
     const bus = spiBus(s.sck, s.miso);
-    const bitAt = (i) => (i < this.chips * 8 ? this.latched[(i >> 3) * 8 + 7 - (i & 7)] : 0);
+    const bitAt = (i) => (this.dataCut ? 1 : i < this.chips * 8 ? this.latched[(i >> 3) * 8 + 7 - (i & 7)] : 0);
     mcu.gpio[s.load].addListener((state) => {
       if (state === GPIOPinState.Low) {
         this.latched.set(this.lines.subarray(0, this.latched.length));
@@ -71,8 +78,8 @@ export class EmulatedBoard {
     if (bus !== null) {
       const spi = mcu.spi[bus];
       spi.onTransmit = () => {
-        let byte = 0;
-        if (this.pos < this.chips) for (let k = 7; k >= 0; k--) byte = (byte << 1) | this.latched[this.pos * 8 + k];
+        let byte = this.dataCut ? 0xff : 0; // (past the last chip: its serial input, tied low)
+        if (this.pos < this.chips && !this.dataCut) for (let k = 7; k >= 0; k--) byte = (byte << 1) | this.latched[this.pos * 8 + k];
         this.pos++;
         spi.completeTransmit(byte);
       };
@@ -153,6 +160,19 @@ export class EmulatedBoard {
       const tone = { t: this.emu.nanos, hz };
       this.tones.push(tone);
       if (this.onTone) this.onTone(tone);
+    }
+  }
+
+  // The supply-sense line: the external supply's divider pulls it high (hardware/README.md, "Power").
+  power(external) {
+    this.external = !!external;
+    if (this.supplyPin !== null) this.emu.mcu.gpio[this.supplyPin].setInputValue(this.external);
+  }
+
+  cutData(cut) {
+    this.dataCut = !!cut;
+    if (this.pins.sensors.kind === 'shift' && spiBus(this.pins.sensors.sck, this.pins.sensors.miso) === null) {
+      this.emu.mcu.gpio[this.pins.sensors.miso].setInputValue(cut ? true : !!this.latched[7]);
     }
   }
 

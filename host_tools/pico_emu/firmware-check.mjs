@@ -10,6 +10,7 @@
 // or a path you give (docs/firmware.md).
 import { parseArgs } from 'node:util';
 import { copyTree, jsonLines as linesOf, waitJson as waitFor } from './device.mjs';
+import { EmulatedBoard } from './board.mjs';
 import { PicoEmu } from './pico-emu.mjs';
 
 const { values: opt } = parseArgs({
@@ -28,9 +29,9 @@ for (const k of ['uf2', 'bootrom', 'tree']) {
 
 const report = {};
 const emu = new PicoEmu({ uf2: opt.uf2, bootrom: opt.bootrom });
-// An empty board: every DRV5032 line pulled up, so the 74HC165 chain shifts out ones (the emulator
-// issue models the chain cell by cell)
-for (const spi of emu.mcu.spi) spi.onTransmit = () => spi.completeTransmit(0xff);
+// An empty checkers board around it, wired as the default pins: every DRV5032 line pulled up, the
+// chain's serial input tied low (the byte past the last chip reads 0), the die button released
+new EmulatedBoard(emu, { channels: 128, leds: 127 });
 
 const jsonLines = (from) => linesOf(emu, from);
 const waitJson = (pred, ns, from) => waitFor(emu, pred, ns, from);

@@ -16,6 +16,8 @@
 //   {"op": "lines", "set": [[ch, level], ...]}   digital sensor lines (0: a magnet, 1: none)
 //   {"op": "analog", "set": [[ch, counts], ...]} analog sensor outputs (12-bit)
 //   {"op": "button", "down": true}
+//   {"op": "supply", "on": true}                 the external supply plugged in (false: USB alone)
+//   {"op": "data_cut", "cut": true}              the sensor chain's data line broken (false: mended)
 //   {"op": "cut", "at_op": K, "seed": S}         cut the power during the K-th flash program or erase
 //                                                from now (left half done); "at_op": 0 cuts now
 //   {"op": "power_on"}                           boot again from the flash as it was left
@@ -174,6 +176,8 @@ for (;;) {
   else if (op === 'lines') for (const [ch, v] of req.set) board.lines[ch] = v;
   else if (op === 'analog') for (const [ch, v] of req.set) board.analog[ch] = v;
   else if (op === 'button') board.press(!!req.down);
+  else if (op === 'supply') board.power(!!req.on);
+  else if (op === 'data_cut') board.cutData(!!req.cut);
   else if (op === 'cut') {
     const stats = emu.flashStats;
     stats.rand = mulberry32(req.seed ?? 1);

@@ -278,6 +278,11 @@ def test_bind_names_every_place_the_board_lacks_or_the_game_lacks():
         support.raises(BoardDefinitionError, _board("ludo52").bind, place_names_for("ludo40"))
     )
     assert "has place t40, which the game lacks" in msg
+    # a board for another game entirely: one line saying so, not a fault per place
+    msg = support.message_of(
+        support.raises(BoardDefinitionError, _board("checkers").bind, place_names_for("ludo40"))
+    )
+    assert msg.count("\n") == 0 and "is a checkers board: none of the game's" in msg, msg
     names = list(place_names_for("ludo40"))
     names.append("t0")
     msg = support.message_of(support.raises(BoardDefinitionError, board.bind, names))

@@ -150,3 +150,55 @@ def test_a_game_of_every_player_all_level_on_points_is_a_league_game_not_a_play_
     assert season.result()["ties"] == [players]
     assert season.add(players, players) == "game" and season.result()["games"] == 5
     assert [r["points"] for r in season.result()["standings"]] == [9, 8, 7, 6]  # (points, not a play-off)
+
+
+def test_a_season_shows_names_and_bots_changed_in_a_game_and_a_game_abandoned():
+    from ludus.ludo.season import Season
+
+    season = Season("danish")
+    notes = [
+        {"at": 0, "reseed": "restart", "seed": "00" * 32, "seed_sha256": "11" * 32},  # (not a club's)
+        {"at": 4, "names": {"0": "Bo", "2": "Cy"}, "was": {"0": "Anna", "2": "Cy"}},
+        {"at": 9, "bots": {"2": "strong"}, "was": {}},
+        {"at": 12, "stopped": "Ctrl-C"},
+    ]
+    assert season.add(["Bo", "Cy"], ["Bo", "Cy"], label="g1.json", key="k1", notes=notes) == "game"
+    season.abandon(["Anna", "Cy"], 7, label="k2", key="k2")
+    table = season.result()
+    assert [n.get("game") for n in table["notes"]] == ["g1.json", "g1.json", "g1.json", "k2"]
+    assert table["notes"][0]["names"] == {"0": "Bo", "2": "Cy"} and "reseed" not in str(table["notes"])
+    assert table["notes"][3] == {"game": "k2", "at": 7, "ended": "abandoned", "players": ["Anna", "Cy"]}
+    assert table["games"] == 1 and [r["games"] for r in table["standings"]] == [1, 1]  # (counts nothing)
+    assert "counted already" in message_of(raises(ConfigError, season.abandon, ["Anna"], 1, key="k2"))
+    again = Season.from_json(season.to_json())
+    assert again.result() == table
+    data = json.loads(season.to_json())
+    data["notes"] = [5]
+    assert "field notes is missing or wrong" in message_of(
+        raises(NotationError, Season.from_json, json.dumps(data))
+    )
+    del data["notes"]  # (a season kept before notes were)
+    assert Season.from_json(json.dumps(data)).result()["notes"] == []
+
+
+def test_a_game_abandoned_on_the_board_is_noted_in_its_season_once():
+    from ludus.club import abandoned, count
+    from ludus.hw.fake import FakePlatform
+    from ludus.record.game import GameRecord
+
+    files = FakePlatform({})
+
+    class Game:
+        seats = [0, 2]
+
+    record = GameRecord.new("ludo/danish/2", seed=bytes(32))
+    record.players = {0: "Anna", 2: "Bo"}
+    for text in ("6", "1 green.0 base-t0", "3"):
+        record.actions.append(text)
+    kind, season, note = abandoned(files, "danish", record, Game())
+    assert kind == "abandoned" and note is None and season.result()["games"] == 0
+    (noted,) = json.loads(files.files["season.json"])["notes"]
+    assert noted["at"] == 3 and noted["ended"] == "abandoned" and noted["players"] == ["Anna", "Bo"]
+    assert abandoned(files, "danish", record, Game())[0] is None  # (once)
+    record.finish([0, 2])
+    assert count(files, "danish", record, Game())[0] is None  # (and never counted after all)

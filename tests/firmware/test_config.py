@@ -59,7 +59,7 @@ def test_each_wrong_field_is_named_and_replaced_by_its_default():
         "turn_clock must be false, true or seconds 1..3600, not -1",
         "game 'chess' is not a preset",
         "unknown field 'colour'",
-        "budget_ma must be a whole number 1..20000, not 0",
+        "budget_ma must be a whole number 1..15999, not 0",
     ):
         assert part in text_of, (part, faults)
 
@@ -81,6 +81,41 @@ def test_bad_pins_keep_the_default_pins():
         config, faults = read_config(json.dumps({"pins": pins}))
         assert config["pins"] == defaults()["pins"], pins
         assert any(named in f for f in faults), (named, faults)
+
+
+def test_the_picos_own_pins_are_refused_by_name():
+    # GP23, GP24, GP25 and GP29 are wired on the Pico itself, not to its header
+    for pins, named in (
+        ({"leds": 24}, "pins.leds: GPIO 24 is the Pico's VBUS sense, not a pin on its header"),
+        ({"button": 25}, "pins.button: GPIO 25 is the Pico's own LED"),
+        ({"buzzer": 23}, "pins.buzzer: GPIO 23 is the Pico's power-save (SMPS mode) control"),
+        ({"supply": 29}, "pins.supply: GPIO 29 is the Pico's VSYS/3 measurement"),
+        ({"sensors": {"kind": "shift", "load": 25, "sck": 18, "miso": 16}}, "pins.sensors.load: GPIO 25"),
+        (
+            {"sensors": {"kind": "mux", "select": [20, 21, 22, 23], "adc": [26]}},
+            "pins.sensors.select: GPIO 23",
+        ),
+        ({"supply": 14}, "pins: GPIO 14 is used twice"),
+    ):
+        config, faults = read_config(json.dumps({"pins": pins}))
+        assert config["pins"] == defaults()["pins"], pins
+        assert any(named in f for f in faults), (named, faults)
+    config, faults = read_config(json.dumps({"pins": {"supply": None}}))
+    assert faults == [] and config["pins"]["supply"] is None  # a board built without the sense line
+
+
+def test_a_budget_the_light_scene_cannot_run_is_refused_for_the_board():
+    from ludus.board.definition import BoardDefinition
+    from ludus.config import budget_fault
+    from support import root
+
+    config, faults = read_config(json.dumps({"budget_ma": 16000}))
+    assert config["budget_ma"] is None and "budget_ma must be a whole number 1..15999" in faults[0]
+    board = BoardDefinition.load(root() + "/hardware/boards/ludo40.json")  # 86 LEDs, 1 mA each when dark
+    assert (
+        budget_fault(86, board) == "budget_ma 86 does not cover the idle draw of this board's 86 LEDs (86 mA)"
+    )
+    assert budget_fault(87, board) is None and budget_fault(None, board) is None
 
 
 def test_broken_json_and_repeated_keys_are_named():

@@ -63,7 +63,49 @@ def test_ctrl_c_stops_the_watchdog_and_hands_the_board_to_the_repl():
     def ctrl_c():
         raise KeyboardInterrupt
 
-    b.at(500, ctrl_c)
-    raises(KeyboardInterrupt, b.run, 1000)
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
+    b.at(1500, ctrl_c)
+    raises(KeyboardInterrupt, b.run, 2000)
     assert b.platform.watchdog.stopped
     assert b.events("stopped")[0]["why"] == "Ctrl-C"
+    # the game in play keeps a note of it (the REPL can read the journal's flash)
+    import gc
+
+    from ludus.record.journal import Journal
+
+    b.device = None
+    gc.collect()
+    assert Journal(b.flash).state()["record"].count('{"at": 1, "stopped": "Ctrl-C"}') == 1
+
+
+def _stopped_after_a_rename():
+    # a checkers game: a move, a seat renamed, the stop command; the board's flash is what is left
+    from ludus.device import Stop
+
+    b = Bench()
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
+    b.at(1100, lambda: b.platform.put(b.cell("h16"), 1))
+    b.at(1500, lambda: b.send({"cmd": "names", "id": 1, "names": {"0": "Anna"}}))
+    b.at(1600, lambda: b.send({"cmd": "stop", "id": 2}))
+    raises(Stop, b.run, 2000)
+    assert b.events("stopped")[0]["why"] == "the stop command"
+    return b.flash
+
+
+def test_a_game_stopped_into_the_repl_and_renamed_says_so_in_its_record_after_the_reset():
+    import gc
+
+    flash = _stopped_after_a_rename()
+    gc.collect()  # (the first board gone, frame and all: two do not fit the unix port's heap)
+    again = Bench(flash=flash)  # machine.reset() at the REPL: the game comes back from the journal
+    again.run(100)
+    record = again.device.app.referee.record
+    assert list(record.actions) == ["h7-h16"] and record.players == {0: "Anna", 1: "yellow"}
+    assert record.notes == [
+        {"at": 1, "names": {"0": "Anna", "1": "yellow"}, "was": {"0": "red", "1": "yellow"}},
+        {"at": 1, "stopped": "the stop command"},
+    ]
+    assert not again.events("reseed")  # (Chinese Checkers has no dice to re-commit)

@@ -1,7 +1,6 @@
 """Commands that would change a game in progress, refused when they are wrong: a new game of a preset
-that does not exist or does not fit the board, and a set_config that would move the journal. A test
-file of its own: checking a Ludo preset loads the Ludo rules, more than a checkers device's tests
-leave room for. Runs on both runtimes."""
+that does not exist or is for another game's board, and a set_config that would move the journal.
+Runs on both runtimes."""
 
 from device_bench import Bench
 
@@ -11,6 +10,18 @@ GROW_NAMES = True
 
 
 def test_a_bad_new_game_changes_nothing_and_journal_kb_stays_with_ludus_flash():
+    import sys
+
+    # other tests in this process may have loaded the Ludo rules: set them aside, so that this test
+    # sees whether the refusal loads them
+    set_aside = {name: sys.modules.pop(name) for name in list(sys.modules) if name.startswith("ludus.ludo")}
+    try:
+        _refuse_a_bad_new_game()
+    finally:
+        sys.modules.update(set_aside)
+
+
+def _refuse_a_bad_new_game():
     b = Bench()
     b.at(100, b.setup_checkers)
     b.at(1000, lambda: b.platform.put(b.cell("h7"), 0))
@@ -24,11 +35,17 @@ def test_a_bad_new_game_changes_nothing_and_journal_kb_stays_with_ludus_flash():
     b.run(2400)
     replies = {r.get("id"): r for r in b.events(None, "reply")}
     assert not replies[1]["ok"] and "cannot start 'ludo/nonsense'" in replies[1]["error"]
-    # (refused either way: a Ludo game does not bind to this board, or, on a tight heap, its rules do
-    # not even load beside the checkers game; nothing is given up in both cases)
-    assert not replies[2]["ok"] and replies[2]["error"].startswith(
-        "cannot start 'ludo/classic' on this board"
-    )
+    # a Ludo game on a checkers board is refused before the Ludo rules are loaded (on the Pico's heap
+    # they would not even fit beside the checkers game)
+    assert replies[2] == {
+        "reply": "new_game",
+        "id": 2,
+        "ok": False,
+        "error": "cannot start 'ludo/classic' on this board: it is a checkers board",
+    }, replies[2]
+    import sys
+
+    assert not [name for name in sys.modules if name.startswith("ludus.ludo")]
     assert not replies[3]["ok"] and "journal_kb changes only with ludus flash" in replies[3]["error"]
     # the game in progress is still there, in RAM and in the journal (read as a reboot reads it: on
     # the unix port's broken-up 160K heap a record's buffer beside this device's Ludo check may not fit)
@@ -40,3 +57,20 @@ def test_a_bad_new_game_changes_nothing_and_journal_kb_stays_with_ludus_flash():
     b.device = None
     gc.collect()
     assert Journal(b.flash).current()[1] == ["h7-h16"]
+
+
+def test_a_ludo_preset_for_another_track_is_refused_by_its_places_and_the_board_plays_on():
+    from device_bench import _config, _paths
+
+    b = Bench(config=_config(board="ludo40", game="ludo/hebrew-40"), paths=_paths("ludo40"))
+    b.at(1000, lambda: b.send({"cmd": "new_game", "id": 1, "game": "ludo/classic"}))  # a 52-square track
+    b.run(1400)
+    (reply,) = b.events("new_game", "reply")
+    assert not reply["ok"] and reply["error"].startswith("cannot start 'ludo/classic' on this board: ")
+    import sys
+
+    # (the 64-bit unix port's 160K heap, where objects take twice a Pico's room, may run out while the
+    # places are compared: refused all the same, and nothing given up)
+    if sys.implementation.name == "cpython":
+        assert "lacks game place" in reply["error"] or "which the game lacks" in reply["error"], reply
+    assert b.device.config["game"] == "ludo/hebrew-40" and b.device.app is not None

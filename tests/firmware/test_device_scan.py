@@ -126,7 +126,7 @@ def test_a_board_with_analog_sensors_waits_for_its_ticks():
     app = b.device.app
     assert app is not None and app.peek is None
     b.platform.put(0, 1)
-    assert not app.moved()
+    assert not app.moved(600)
 
 
 def test_readings_between_ticks_allocate_nothing():
@@ -140,7 +140,7 @@ def test_readings_between_ticks_allocate_nothing():
     def readings(n):
         moved = 0
         for _ in range(n):
-            moved += app.moved()
+            moved += app.moved(2000)
         return moved
 
     b.platform.put(b.cell("h7"), 0)  # lifted: every reading differs from the last tick's

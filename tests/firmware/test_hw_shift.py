@@ -27,7 +27,25 @@ def test_every_channel_by_spi_and_by_pins():
         assert [c for c in range(121) if levels[c]] == list(magnets), mode
         assert chain.latches == 1
         if mode == "pins":
-            assert chain.edges == 16 * 8  # 121 channels: 16 chips
+            assert chain.edges == 17 * 8  # 121 channels: 16 chips, and the byte past the chain
+        assert not scanner.broken
+
+
+def test_a_broken_data_line_is_told_from_an_empty_board():
+    # the last chip's serial input is grounded: the byte past the chain reads 0. A cut data line reads
+    # its pull-up's 1s everywhere: "no magnet anywhere" on its own, but the byte past the chain says no
+    for far_first in (False, True):
+        chain = _chain_with(121, ())
+        scanner = ShiftScanner(121, chain.load, spi=chain.spi, far_first=far_first)
+        levels = bytearray(121)
+        scanner.read(levels)
+        assert not scanner.broken and sum(levels) == 0
+        chain.broken = True
+        scanner.read(levels)
+        assert scanner.broken and sum(levels) == 0  # (the same levels: only the chain check tells)
+        chain.broken = False
+        scanner.read(levels)
+        assert not scanner.broken
 
 
 def test_a_magnet_moved_is_read_on_the_next_pass():

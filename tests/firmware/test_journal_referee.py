@@ -1,6 +1,8 @@
 """A referee restored from the journal goes on with the same game (docs/journal.md). A file of its own:
 the referee needs most of the 160K heap the flash tests fragment. Runs on both runtimes."""
 
+import gc
+
 from ludus.hw.fake import FakeFlash
 from ludus.record.journal import Journal
 
@@ -27,6 +29,7 @@ def test_a_referee_restored_from_the_journal_goes_on_with_the_same_game():
     assert json.loads(state["record"])["players"] == {"0": "red", "1": "yellow"}  # (the seats' colours)
     before = rig.referee.game.notation()
     rig.referee = None
+    gc.collect()  # (the old referee gone before the new one is built)
     rig.referee = rig._referee()
     rig.referee.restore(state)
     rig.settle()

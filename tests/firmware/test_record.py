@@ -295,9 +295,9 @@ def test_wrongly_typed_fields_are_named():
 
 def test_unknown_format_and_fields_are_refused():
     fields = good_fields()
-    fields["format"] = "ludus-record/2"
+    fields["format"] = "ludus-record/3"
     message = refused(dump(fields))
-    assert "'format'" in message and "ludus-record/2" in message
+    assert "'format'" in message and "ludus-record/3" in message
     fields = good_fields()
     fields["sede"] = SEED_HEX
     assert "'sede'" in refused(dump(fields))

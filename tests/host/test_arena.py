@@ -80,7 +80,7 @@ def test_wilson_interval():
     assert Arena("checkers/solo", ["strong"]).players == 1
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_the_opening_line_is_what_the_beam_search_finds():
     from ludus.bots.checkers import SOLO_LINE
     from ludus_host.checkers_book import solo_line

@@ -62,6 +62,23 @@ def test_monitor_shows_lines_of_the_wrong_kinds_without_a_traceback(tmp_path):
         assert describe(item)
 
 
+def test_a_board_that_stops_listening_still_has_its_lines_shown(tmp_path):
+    # the monitor asks for a finished game by itself; a board that no longer reads (here a program
+    # that closed its input before it spoke) refuses the question, and what it sent is still shown
+    script = tmp_path / "deaf.py"
+    over = {"event": "game_over", "placements": [0, 1], "players": {"0": "Anna", "1": "Bo"}}
+    script.write_text(
+        "import os, sys, time\nos.close(0)\nprint(%r, flush=True)\ntime.sleep(0.5)\n"
+        "print(%r, flush=True)\n" % (json.dumps(over), json.dumps({"event": "hello", "dropped": 0}))
+    )
+    board = "exec:%s %s" % (sys.executable, script)
+    proc = ludus("monitor", board, "--save", str(tmp_path / "g"), "--for", "30", timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0] == describe(over) and "(not asked: cannot send to the board" in out[1], out
+    assert out[2] == describe({"event": "hello", "dropped": 0}), out
+
+
 def _answering(tmp_path, answers):
     """exec: a board that answers `games` and `season` with the lines given (its id filled in)."""
     script = tmp_path / "answers.py"
@@ -185,7 +202,7 @@ def test_ludus_games_asks_again_after_a_reset_in_the_middle(tmp_path):
 
     board = PtyBoard(tmp_path / "board", answer)
     try:
-        proc = ludus("games", board.path, "--wait", "10", timeout=60)
+        proc = ludus("games", board.path, "--wait", "30", timeout=90)  # (a loaded CI machine)
     finally:
         board.close()
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -70,6 +70,7 @@ def harness():
         pytest.skip(str(exc))
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_the_wizard_learns_a_miswired_board_on_the_emulated_pico_and_the_board_takes_the_map(
     harness, tmp_path
 ):

@@ -12,7 +12,7 @@ DANISH_END = "ludo danish seats=gr turn=g rolls=1 g=home,home,home,green.c4 r=t3
 # ---- the board ---------------------------------------------------------------------------------------
 
 
-def _board(config, flash=None, files=None):
+def _board(config, flash=None, files=None, start=DANISH_END):
     from device_bench import SEED, Bench, _paths
     from ludus.dice import Dice
     from ludus.hw.fake import FakeFlash
@@ -22,7 +22,7 @@ def _board(config, flash=None, files=None):
     if flash is None:  # the game's last move still to make, in the journal as after a power cut
         flash = FakeFlash(4, 1024)  # (small: a Ludo device leaves the unix port's 160K little room)
         dice = Dice(SEED)
-        state = {"record": GameRecord(DANISH_END, {}, dice.commitment()).to_json()}
+        state = {"record": GameRecord(start, {}, dice.commitment()).to_json()}
         state["seed"] = dice.seed_hex()
         state["dice_used"] = 0
         Journal(flash).begin(state)
@@ -53,6 +53,7 @@ def _board(config, flash=None, files=None):
         b.names = game.place_names
 
     b.at(50, fill)
+    b.fill = fill  # (again after a reset: the bench's sensors start empty)
     return b
 
 

@@ -1,6 +1,7 @@
 """The build documents under hardware/ (ludus_host.hardware): generated from the board definitions, their
 circuits and the firmware's default pins, committed, and kept in step; every cell of every board on every
-drawing; the drilling template at true scale; the parts list's counts and power budgets the firmware's
+drawing; the drilling template at true scale, with the LED counterbores and the die button's hole where
+the PCB puts it; the parts list's counts and power budgets the firmware's
 own; wiring.md's pins the firmware's."""
 
 import os
@@ -11,14 +12,17 @@ from ludus.board.definition import BoardDefinition
 from ludus.config import defaults
 from ludus_host import hardware
 from ludus_host.circuit import designators as ref
+from ludus_host.circuit import outputs as circuit
 from ludus_host.paths import board_file
+from ludus_host.pcb import FINISHED, check
+from ludus_host.pcb import outputs as pcb
 from tools import ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def test_the_committed_documents_are_what_the_generator_writes(tmp_path):
-    written = hardware.write_all(str(tmp_path))
+    written = hardware.write_all(str(tmp_path), pcbs=os.path.join(ROOT, "hardware"))
     # per board: parts.md, three drawings, the circuit's three documents; the analog build: parts.md and
     # the circuit's; wiring.md and wiring.svg
     assert len(written) == 4 * 7 + 4 + 2
@@ -71,6 +75,37 @@ def test_the_drilling_template_prints_at_true_size(name):
     recesses = [c for c in root.iter(SVG + "circle") if c.get("stroke") == "black"]
     assert len(recesses) == board.cell_count
     assert {float(c.get("r")) * 2 for c in recesses} == {hardware.SENSING.recess_diameter_mm}
+
+
+@pytest.mark.parametrize("name", hardware.BOARDS)
+def test_the_drilling_template_marks_each_counterbore_and_the_button_hole_over_sw1(name):
+    board = BoardDefinition.load(board_file(name))
+    root, texts = _texts(os.path.join(ROOT, "hardware", name, "drill.svg"))
+    circles = list(root.iter(SVG + "circle"))
+    windows = {
+        (c.get("cx"), c.get("cy")) for c in circles if c.get("stroke") == "#c00" and not c.get("class")
+    }
+    bores = [c for c in circles if c.get("class") == "counterbore"]
+    # one round each cell's window, 8 mm across (the die's pips share one pocket, a rectangle)
+    assert len(bores) == board.cell_count
+    assert {(c.get("cx"), c.get("cy")) for c in bores} <= windows
+    assert {float(c.get("r")) * 2 for c in bores} == {hardware.COUNTERBORE_MM}
+    pockets = [r for r in root.iter(SVG + "rect") if r.get("class") == "counterbore"]
+    assert len(pockets) == (1 if circuit.definition(name).get("indicators") else 0)
+    # the button's hole: 13 mm, centred on SW1's four pads as the committed PCB has them (a board
+    # whose PCB is not finished has none yet)
+    buttons = [c for c in circles if c.get("class") == "button"]
+    if name not in FINISHED:
+        assert buttons == []
+        return
+    (hole,) = buttons
+    assert float(hole.get("r")) * 2 == hardware.BUTTON_HOLE_MM
+    sw1 = check.parse(pcb.board_text(os.path.join(ROOT, "hardware", name, "pcb"), name)).footprints["SW1"]
+    xs = [p[2] for p in sw1.places]
+    ys = [p[3] for p in sw1.places]
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    assert (float(hole.get("cx")), float(hole.get("cy"))) == pytest.approx(centre, abs=0.01)
+    assert any(t.startswith("SW1: 13 mm") for t in texts)
 
 
 @pytest.mark.parametrize("name", hardware.BOARDS)

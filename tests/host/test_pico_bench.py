@@ -50,6 +50,7 @@ def test_pico_game_and_pico_mode_choose_the_games_and_modes_measured():
     assert chosen(["ludo/classic/4"], ["romfs"]) == [("ludo/classic/4", "romfs")]
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_the_heap_census_on_the_emulated_pico():
     try:
         pico.assets()

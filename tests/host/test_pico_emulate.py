@@ -69,7 +69,7 @@ def monitor(link, *argv, seconds):
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
 
 
-@pytest.mark.parametrize("mode", ["files", "romfs"])
+@pytest.mark.parametrize("mode", [pytest.param("files", marks=pytest.mark.long), "romfs"])
 def test_ludus_flash_through_ludus_emulate_then_a_boot_and_a_move(harness, checkers_config, tmp_path, mode):
     image = str(tmp_path / "pico.flash")
     options = ["--flash-image", image, "--erase"] + (["--romfs"] if mode == "romfs" else [])
@@ -300,6 +300,7 @@ def ludo_tree(tmp_path_factory):
     return str(tmp_path_factory.mktemp("ludo") / "tree")
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_a_few_turns_of_ludo_on_the_emulated_board(harness, ludo_tree):
     # the board rolls its own dice: the table presses the button, reads each roll from the USB
     # events, applies it to its copy of the rules and carries out a legal move on the pins; the

@@ -143,7 +143,13 @@ def _header(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["checkers-jump-chain", "ludo-capture", "ludo-at-the-table", "ludo-six-and-power-cut"]
+    "name",
+    [
+        "checkers-jump-chain",
+        pytest.param("ludo-capture", marks=pytest.mark.long),
+        pytest.param("ludo-at-the-table", marks=pytest.mark.long),
+        "ludo-six-and-power-cut",
+    ],
 )
 def test_ludus_play_pico_gives_the_events_and_lights_ludus_play_gives(harness, name):
     # the script recorded tick by tick on CPython, replayed as pin levels on the emulated Pico running

@@ -1,5 +1,5 @@
-"""The repository's promises: the README's two commands, CI running exactly the test command, every
-`ludus` subcommand present, and every benchmark case runnable on both runtimes."""
+"""The repository's promises: the README's two commands and its Try it commands, CI running exactly the
+test command, every `ludus` subcommand present, and every benchmark case runnable on both runtimes."""
 
 import json
 import os
@@ -99,3 +99,57 @@ def test_ludus_bench_without_the_unix_port_says_so_in_one_line(monkeypatch, caps
     note = "CPython figures only: the MicroPython unix port (micropython) is not installed"
     assert out.splitlines()[-1].startswith(note) and note in err
     assert "season.count" in out and "Traceback" not in err
+
+
+def try_it_commands():
+    """The README's "Try it" section: each `ludus ...` line, the command and the comment beside it."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        text = f.read()
+    section = text.split("\n## Try it\n", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for line in re.findall(r"^    (ludus .*)$", section, re.M):
+        command, _, comment = line.partition("#")
+        out.append((command.split(), comment.strip()))
+    return out
+
+
+# Try-it commands not run as written: the whole benchmark table takes minutes (one case of it instead)
+NOT_AS_WRITTEN = {
+    ("ludus", "bench"): ["bench", "--only", "season.count", "--no-callgrind"],
+}
+
+
+def test_every_try_it_command_of_the_readme_runs_after_the_install(tmp_path):
+    # As a reader runs them: the installed `ludus` script, one after another in one folder (demo's
+    # game.json is what verify reads), the examples where the README's paths find them.
+    script = os.path.join(os.path.dirname(sys.executable), "ludus")
+    assert os.path.exists(script), "no `ludus` script beside %s: the install did not make it" % sys.executable
+    os.symlink(os.path.join(ROOT, "examples"), tmp_path / "examples")
+    commands = try_it_commands()
+    names = [argv[1] for argv, _ in commands]
+    assert {"moves", "perft", "demo", "verify", "selfplay", "play", "bench", "flash"} <= set(names), names
+    # the fresh-machine command ends by starting the simulator's server: its options at least are there
+    assert readme_commands()[0].endswith("ludus sim")
+    commands.append((["ludus", "sim", "--help"], ""))
+    for argv, comment in commands:
+        run_argv = NOT_AS_WRITTEN.get(tuple(argv), argv[1:])
+        proc = subprocess.run([script, *run_argv], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        shown = "ludus %s: exit %d\n%s%s" % (
+            " ".join(run_argv),
+            proc.returncode,
+            proc.stdout[-1500:],
+            proc.stderr,
+        )
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, shown
+        lines = proc.stdout.splitlines()
+        assert lines, shown
+        # what the comment beside it promises
+        said = re.search(r"last line: (\S+)", comment)
+        if said:
+            assert lines[-1] == said.group(1), shown
+        said = re.search(r"the (\d+) legal", comment)
+        if said:
+            assert len(lines) == int(said.group(1)), shown
+        if "one JSON line" in comment:
+            assert isinstance(json.loads(lines[-1]), dict), shown
+    assert (tmp_path / "game.json").exists()

@@ -383,6 +383,38 @@ def test_ludus_sim_refuses_bad_options_with_a_message():
     assert r.returncode == 2 and "--seed: 64 hex digits" in r.stderr
 
 
+def test_ludus_sim_pico_without_node_or_the_uf2_says_so_in_one_line(tmp_path):
+    # Before anything is compiled or served: one line on stderr naming what is missing, no traceback
+    def sim_pico(**env):
+        return subprocess.run(
+            [sys.executable, "-m", "ludus_host.cli", "sim", "--pico", "--no-browser", "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=dict(os.environ, **env),
+        )
+
+    no_uf2 = tmp_path / "empty"
+    no_uf2.mkdir()
+    r = sim_pico(LUDUS_PICO_DIR=str(no_uf2))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("ludus sim: the emulated Pico needs MicroPython's UF2")
+    assert str(no_uf2 / "RPI_PICO-v1.28.0.uf2") in r.stderr and "LUDUS_PICO_DIR" in r.stderr
+    assert r.stdout == ""  # nothing compiled, no server
+    # the UF2 and the bootrom there (as files: they are not read before Node.js is found), Node.js not
+    pico = tmp_path / "pico"
+    (pico / "emulator").mkdir(parents=True)
+    (pico / "RPI_PICO-v1.28.0.uf2").write_bytes(b"")
+    (pico / "emulator" / "bootrom.bin").write_bytes(b"")
+    r = sim_pico(LUDUS_PICO_DIR=str(pico), PATH=str(no_uf2))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines() == [
+        "ludus sim: the emulated Pico needs Node.js and npm (Debian: apt install nodejs npm)"
+    ]
+    assert r.stdout == ""
+
+
 # ---- mirrors ------------------------------------------------------------------------------------------
 
 
@@ -797,3 +829,37 @@ def test_the_words_are_plain_and_leave_out_what_is_not_there():
     assert verified_words(record(12, 10), dice=True).startswith("verified: 12 rolls and 10 moves agree")
     bad = SimpleNamespace(verify=lambda: ["roll #1 differs"], counts=lambda: (1, 0))
     assert verified_words(bad, dice=True) == "the record does NOT verify: roll #1 differs"
+
+
+def test_the_prompt_names_a_base_or_a_home_as_players_say_it():
+    # a token lifted from its base with a 3 (no way out): back into "Green's base", not "green.base"
+    t = LiveTable("ludo/classic/4", seed=SEED)
+    t.act(
+        {
+            "do": "start",
+            "position": "ludo classic seats=gr turn=g rolls=3 g=t2,base,base,base r=t30,base,base,base",
+        }
+    )
+    t.advance(t.now + 1000)
+    t.act({"do": "lift", "cell": "green.base.1"})
+    t.advance(t.now + 1000)
+    st = t.state()
+    assert (
+        st["situation"] == "mismatch"
+        and st["prompt"] == "No move for this piece: put it back in Green's base"
+    )
+    # a piece from the box on t20 and red's token off t30: both named, each with its own word
+    t.act({"do": "place", "cell": "green.base.1"})
+    t.act({"do": "place", "cell": "t20", "colour": "blue"})
+    t.act({"do": "lift", "cell": "t30"})
+    t.advance(t.now + 1000)
+    assert t.state()["prompt"] == "Put the pieces as the game has them: a piece on t30; none on t20"
+    from ludus_host.sim_words import words
+
+    said = words({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
+    assert said == (
+        "The pieces differ from the game: a piece is missing on t5 and in Red's base; a piece is not"
+        " expected in Green's home"
+    )
+    illegal = words({"event": "illegal", "missing": ["green.base"], "unexpected": ["t9"], "reason": "no"})
+    assert illegal == "Not allowed, Green's base to t9: no. Put it back in Green's base"

@@ -579,6 +579,7 @@ def twin():
     s.close()
 
 
+@pytest.mark.long  # (many emulated minutes: pytest -m long)
 def test_the_page_drives_the_firmware_on_the_emulated_pico(browser, twin):
     d = browser
     open_page(d, twin)
@@ -951,3 +952,192 @@ def test_the_arrow_keys_go_to_the_neighbouring_holes(browser, served):
         climbed.append(d.switch_to.active_element.get_attribute("data-cell"))
     assert all(abs(holes[h]["x"] - holes["h120"]["x"]) <= 12.5 for h in climbed), climbed
     assert all(adjacent(number[a], number[b]) for a, b in zip(["h120", *climbed], climbed))
+
+
+# ---- what the page says and offers ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("served", ["checkers/2"], indirect=True)
+def test_the_rules_and_what_each_bot_level_does_are_on_the_page(browser, served):
+    from ludus.config import BOT_LEVELS
+    from ludus_host.sim_words import bot_words, rules_words
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    open_page(d, served)
+
+    def shown():
+        rules = js(d, "return [...document.querySelectorAll('#rules li')].map(li => li.textContent)")
+        levels = js(
+            d,
+            "return [...document.querySelectorAll('#bot-levels dt')].map(dt =>"
+            " [dt.textContent, dt.nextElementSibling.textContent])",
+        )
+        return rules, levels
+
+    rules, levels = shown()
+    # Chinese Checkers' rules, then how the board is played, each a sentence of its own
+    assert rules == rules_words("checkers/2")
+    assert rules[0].startswith("Bring all your pieces across the star into the point opposite your start")
+    assert any("A jump goes over one piece next to yours" in r for r in rules)
+    assert rules[-2] == "Lift a piece: the board lights where it may go. Put it down there to move."
+    # each bot level the seats' lists offer, and what it does
+    assert [level for level, _ in levels] == list(BOT_LEVELS["checkers"])
+    assert dict(levels) == bot_words("checkers")
+    assert all(words for _, words in levels)
+    assert "looks three of its own moves ahead" in dict(levels)["strong"]
+    offered = js(d, "return [...document.querySelector('#bots select').options].map(o => o.value)")
+    assert offered == ["person", *[level for level, _ in levels]]
+    assert button(d, "rules-box").is_displayed() and button(d, "bot-levels").is_displayed()
+    shot(d, "checkers-rules", at="rules-box")
+
+    # the tools' example of a position to play from is one of this game's starts, not another game's
+    def example():
+        said = re.fullmatch(
+            r"e\.g\. (\S+) or a position's notation",
+            button(d, "position").get_attribute("placeholder"),
+        )
+        starts = js(d, "return [...document.getElementById('start').options].map(o => o.value)")
+        assert said and said.group(1) in starts, said
+        return said.group(1)
+
+    assert example().startswith("checkers/")
+    # a new table of Ludo: its rules and its bots instead
+    Select(button(d, "game")).select_by_value("ludo/danish/4")
+    button(d, "new-game").click()
+    wait_for(d, lambda: js(d, "return document.getElementById('board').dataset.board") == "ludo52", "Ludo")
+    rules, levels = shown()
+    assert rules == rules_words("ludo/danish/4") and rules[0].startswith("Take your four tokens once round")
+    assert not any("across the star" in r for r in rules)
+    assert dict(levels) == bot_words("ludo") and "greedy" not in dict(levels)
+    assert example().startswith("ludo/danish/")
+
+
+@pytest.mark.parametrize("served", ["checkers/2"], indirect=True)
+def test_a_piece_with_no_move_and_pieces_that_differ_from_the_game_are_said_in_words(browser, served):
+    d = browser
+    open_page(d, served)
+    button(d, "setup").click()
+    wait_for(d, lambda: state(d)["phase"] == "play", "the game to start")
+    idle = "Red: move a piece (lift it to see where it may go)"
+    assert text(d, "prompt") == idle
+    # h0, the point's tip, is boxed in by red's own pieces: lifted, it has nowhere to go
+    click(d, "h0")
+    wait_for(d, lambda: state(d)["situation"] == "mismatch", "the lift seen")
+    assert text(d, "prompt") == "No move for this piece: put it back on h0"
+    assert "mismatch" in text(d, "status")
+    assert marks(d) == {"h0": "missing"} and glyph(d, "h0") == "?"
+    assert not lit_cells(d, "destination")
+    check_leds(d, served)
+    shot(d, "checkers-no-move")
+    click(d, "h0")
+    settled(d, "idle", 0)
+    assert text(d, "prompt") == idle
+    # a new piece from the box on an empty hole: the page says what to put right
+    d.find_element("css selector", '#spares .tray-piece[data-colour="green"]').click()
+    click(d, "h60")
+    wait_for(d, lambda: state(d)["pieces"].get("h60") == ["green"], "the piece from the box")
+    wait_for(d, lambda: state(d)["situation"] == "mismatch", "the difference seen")
+    assert text(d, "prompt") == "Put the pieces as the game has them: none on h60"
+    assert "The pieces differ from the game: a piece is not expected on h60" in button(d, "log").text
+    check_leds(d, served)
+    shot(d, "checkers-pieces-differ")
+    click(d, "h60")  # lifted off: into the hand, then aside
+    wait_for(d, lambda: state(d)["hand"] == ["green"], "the box's piece lifted")
+    button(d, "aside").click()
+    settled(d, "idle", 0)
+    assert text(d, "prompt") == idle
+
+
+@pytest.mark.parametrize("served", ["ludo/classic/4"], indirect=True)
+def test_the_arrow_keys_go_to_the_neighbouring_squares_of_a_ludo_board(browser, served):
+    import json
+
+    from ludus_host import paths
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    open_page(d, served)
+    squares = {c["id"]: c for c in json.loads(open(paths.board_file("ludo52")).read())["cells"]}
+    pitch = 25.0
+    got = js(
+        d,
+        "const out = {}; for (const id in window.ludus.cells) out[id] = ['ArrowLeft', 'ArrowRight',"
+        " 'ArrowUp', 'ArrowDown'].map(k => window.ludus.nearest(id, k)); return out",
+    )
+    assert sorted(got) == sorted(squares)
+    arrows = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    grid = [c for c in squares.values() if c["role"] in ("track", "column")]
+    checked = 0
+    for c in grid:
+        for (dx, dy), to in zip(arrows, got[c["id"]]):
+            # the square next to this one on the board's grid that way (the track and the columns are
+            # squares one pitch apart), where there is one
+            there = [o["id"] for o in grid if (o["x"], o["y"]) == (c["x"] + dx * pitch, c["y"] + dy * pitch)]
+            if there:
+                assert to == there[0], (c["id"], (dx, dy), to, there)
+                checked += 1
+            if to is not None:
+                # any other arrow goes that way (within about 60 degrees of it), never back or sideways
+                o = squares[to]
+                along = (o["x"] - c["x"]) * dx + (o["y"] - c["y"]) * dy
+                across = abs((o["x"] - c["x"]) * dy - (o["y"] - c["y"]) * dx)
+                assert along > 0 and across <= along * 1.8, (c["id"], (dx, dy), to)
+    assert checked > 150
+    # by the keys: along the top row of the left arm, then up the arm above it
+    go_to(d, "t0")
+    walked = []
+    for _ in range(4):
+        key(d, Keys.ARROW_RIGHT)
+        walked.append(d.switch_to.active_element.get_attribute("data-cell"))
+    assert walked == ["t1", "t2", "t3", "t4"]
+    go_to(d, "t5")
+    for _ in range(4):
+        key(d, Keys.ARROW_UP)
+    assert d.switch_to.active_element.get_attribute("data-cell") == "t9"
+    # a colour's column, and from a base out onto the board
+    go_to(d, "green.c0")
+    for _ in range(4):
+        key(d, Keys.ARROW_RIGHT)
+    assert d.switch_to.active_element.get_attribute("data-cell") == "green.c4"
+    go_to(d, "green.base.0")
+    key(d, Keys.ARROW_RIGHT)
+    assert d.switch_to.active_element.get_attribute("data-cell") == "green.base.1"
+    key(d, Keys.ARROW_DOWN)
+    assert d.switch_to.active_element.get_attribute("data-cell") == "green.base.3"
+    key(d, Keys.ARROW_DOWN)
+    out = d.switch_to.active_element.get_attribute("data-cell")
+    assert not out.startswith("green.base") and squares[out]["y"] > squares["green.base.3"]["y"], out
+
+
+def test_mirroring_the_emulated_pico_hides_what_the_firmware_refuses(browser):
+    # The page as `ludus sim --pico` serves it, without booting the emulator (many minutes: the long
+    # test above does): the server's hello says the table is the emulated Pico, as a PicoTwin's does.
+    d = browser
+    browser.set_window_size(*DESKTOP)
+    s = Served("checkers/2")
+    try:
+        open_page(d, s)
+        offered = ["save-record", "save-script", "play-from", "position", "new-game"]
+        assert all(button(d, ident).is_displayed() for ident in offered)  # (a table of its own: all there)
+        assert js(d, "return document.getElementById('mirror-note').hidden") is True
+        s.call(lambda hub: setattr(hub.table, "mirror", "pico"))
+        d.refresh()
+        open_page(d, s)
+        assert js(d, "return window.ludus.mirror") == "pico"
+        assert js(d, "return document.body.classList.contains('mirror-pico')") is True
+        hidden = js(
+            d,
+            "return Object.fromEntries(['.save-row', '.position-row', '#controls'].map(q =>"
+            " [q, getComputedStyle(document.querySelector(q)).display]))",
+        )
+        assert hidden == {".save-row": "none", ".position-row": "none", "#controls": "none"}
+        assert not [ident for ident in offered if button(d, ident).is_displayed()]
+        assert button(d, "mirror-note").is_displayed() and "emulated Pico" in text(d, "mirror-note")
+        # what it does take: the pieces, the die button, the set-up, replaying a file
+        for ident in ("die-button", "setup", "load", "board"):
+            assert button(d, ident).is_displayed(), ident
+        assert not button(d, "bots-box").is_displayed()  # the firmware's own bots are its config's
+        shot(d, "checkers-pico-mirror-controls", at="tools-box")
+    finally:
+        s.close()

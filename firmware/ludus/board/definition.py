@@ -141,6 +141,11 @@ class BoardDefinition:
             else:
                 seen[pid] = 1
                 out[g] = pid
+        if len(unknown) == len(game_place_names):  # (a board for another game: one line, not hundreds)
+            raise BoardDefinitionError(
+                "board %s is a %s board: none of the game's %d places are on it"
+                % (self.name, self.game, len(game_place_names))
+            )
         for pid in range(self.place_count):
             if not seen[pid]:
                 faults.append(

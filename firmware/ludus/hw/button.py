@@ -7,16 +7,10 @@ Peter Hinch's micropython-async Pushbutton, but polled by the main loop instead 
 A short press is reported when the button is let go before LONG_MS; a long press as soon as it has been
 held LONG_MS (the player sees the board react while still holding it), and its release reports nothing.
 A change counts only once the pin has read the same for DEBOUNCE_MS, so contact bounce and a noisy
-line make no presses. poll() allocates nothing.
-
-A press shorter than a stall of the loop (a flash erase holds the RP2040 45 ms or more, a collection up
-to 25 ms) falls between two polls and polling alone never sees it: found on the emulated Pico, where a
-60 ms tap right after a move was lost. A pin with irq() (machine.Pin) therefore latches the pressing
-edge; a latched edge counts as a short press when the polls around it were more than GAP_MS apart and
-neither saw the button down (bounce at ordinary tick spacing still makes no press). Likewise a press
-that one poll saw down and the next saw up, too soon to debounce it, counts when the polls that saw the
-button up before and after it were more than GAP_MS apart: found on the emulated Pico too, where a
-60 ms press was seen once, 20 ms into it, and the next poll came 45 ms later, after the press."""
+line make no presses. The loop samples the pin between ticks too (sample(), every few ms), so a quick
+tap is seen for as long as it lasts; an edge that was never seen held for the debounce time (a spike
+on the line when the LEDs' current steps, or anything that came and went while the loop was held up
+by a flash erase) makes no press. poll() and sample() allocate nothing."""
 
 from ludus.runtime import const
 
@@ -27,7 +21,6 @@ LONG_PRESS = const(2)
 
 DEBOUNCE_MS = const(20)
 LONG_MS = const(800)  # ludus play's long press holds the button this long
-GAP_MS = const(45)  # polls further apart than this: the loop stalled, and a latched edge is a press
 
 
 class Button:
@@ -44,34 +37,27 @@ class Button:
         self._raw_since = 0
         self._down_since = 0
         self._long_sent = False
-        self._edge = False  # a pressing edge latched by the pin's interrupt since the last poll
-        self._polled = None  # the last poll's time
-        self._up_polled = None  # the time of the last poll that saw the button up, before it read down
-        irq = getattr(pin, "irq", None)
-        if irq is not None:  # (the handler, bound once here, allocates nothing when it runs)
-            irq(self._latch, pin.IRQ_FALLING if active_low else pin.IRQ_RISING)
+        self._kept = NO_PRESS  # a press sample() completed, for the next poll()
 
-    def _latch(self, pin):
-        self._edge = True
+    def sample(self, now_ms):
+        """Read the pin between ticks: a press it completes is kept for the next poll()."""
+        event = self._step(now_ms)
+        if event != NO_PRESS:
+            self._kept = event
 
     def poll(self, now_ms):
         """The event of this tick: NO_PRESS, SHORT_PRESS or LONG_PRESS."""
+        event = self._step(now_ms)
+        if event == NO_PRESS:
+            event = self._kept
+        self._kept = NO_PRESS
+        return event
+
+    def _step(self, now_ms):
         raw = (self.pin.value() == 0) == self.active_low
-        edge = self._edge
-        self._edge = False
-        last = self._polled
-        self._polled = now_ms
-        if edge and not raw and not self._raw and not self.down and last is not None:
-            if (now_ms - last) & 0x3FFFFFFF > GAP_MS:
-                return SHORT_PRESS  # pressed and let go between two polls the loop held apart
         if raw != self._raw:
             self._raw = raw
             self._raw_since = now_ms
-            if raw:
-                self._up_polled = last
-            elif not self.down and self._up_polled is not None:
-                if (now_ms - self._up_polled) & 0x3FFFFFFF > GAP_MS:
-                    return SHORT_PRESS  # seen down once between two polls the loop held apart
             return NO_PRESS
         # ticks wrap at 2**30 (time.ticks_ms): differences modulo that
         if raw != self.down and (now_ms - self._raw_since) & 0x3FFFFFFF >= self.debounce_ms:

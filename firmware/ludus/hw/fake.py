@@ -97,6 +97,7 @@ class FakeShiftChain:
 
     def __init__(self, chips):
         self.chips = chips
+        self.broken = False  # the data line cut: its pull-up reads 1 for every bit
         self.lines = bytearray(b"\x01" * (8 * chips))
         self._latched = bytearray(8 * chips)
         self._pos = 0
@@ -109,6 +110,8 @@ class FakeShiftChain:
 
     def _bit(self, pos):
         # the pos-th bit out: chip pos // 8, input H first
+        if self.broken:
+            return 1
         if pos >= 8 * self.chips:
             return 0  # (the chain's serial input, tied low)
         return self._latched[(pos // 8) * 8 + 7 - pos % 8]
@@ -345,6 +348,7 @@ class FakePlatform:
         self.serial = serial if serial is not None else FakeSerial()
         self.chain = self.bank = self.strip = self.pwm = None
         self.pin = FakePin()
+        self.supply = FakePin(0)  # the supply-sense line: 0 on USB alone, 1 with the external supply
         self.board = None
         # the chip as ludus.hw.pico reads it: why it last started and the watchdog resets in a row
         # (a test sets them before a boot), why it cannot run (None: it can), and the KiB of flash
@@ -446,6 +450,7 @@ class FakePlatform:
         self.pwm = FakePWM()
         return {
             "sensors": sensors,
+            "supply": self.supply if config["pins"].get("supply") is not None else None,
             "button": Button(self.pin),
             "pixels": Pixels(None, board.led_count, send=self.strip.send),
             "buzzer": Buzzer(self.pwm) if config["pins"]["buzzer"] is not None else None,

@@ -310,8 +310,11 @@ class Platform:
         buzzer = None
         if pins["buzzer"] is not None:
             buzzer = Buzzer(PWM(Pin(pins["buzzer"])))
+        supply = pins.get("supply")
         return {
             "sensors": sensors,
+            # the external supply's sense line: a divider and a clamp, no pull needed (hardware/README.md)
+            "supply": Pin(supply, Pin.IN) if supply is not None else None,
             "button": Button(Pin(pins["button"], Pin.IN, Pin.PULL_UP)),
             "pixels": Pixels(Pin(pins["leds"], Pin.OUT), board.led_count),
             "buzzer": buzzer,

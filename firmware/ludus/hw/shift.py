@@ -10,7 +10,12 @@ output, H first, one per clock; chained, the chip whose output goes to the Pico 
 c is input c % 8 (A = 0 ... H = 7) of chip c // 8, chip 0 being the one nearest the Pico (its byte comes
 first) unless `far_first`; `lsb_first` for boards wired A first. The switches pull their line low when
 they sense a magnet (`active_low`, the DRV5032's open-drain output with a pull-up). read() allocates
-nothing."""
+nothing.
+
+One byte more than the chips hold is shifted in: the last chip's serial input is tied to ground, so it
+reads 0. Anything else (the data line's pull-up reading 1s through a broken wire, a chip without power)
+sets `broken`: the readings are then no board's, and the firmware says so rather than see an empty
+board (hardware/README.md, "The sensor chain")."""
 
 from ludus.runtime import NATIVE
 
@@ -45,7 +50,9 @@ class ShiftScanner:
         self.lsb_first = lsb_first
         self.far_first = far_first
         self.invert = 0xFF if active_low else 0
-        self.buf = bytearray(self.chips)
+        self.buf = bytearray(self.chips + 1)  # the chips' bytes, then the byte past the chain
+        self.chip_bytes = memoryview(self.buf)[: self.chips]
+        self.broken = False
         self.flags = self.invert | (0x200 if lsb_first else 0) | (0x400 if far_first else 0)
         load.value(1)
         if clock is not None:
@@ -61,8 +68,9 @@ class ShiftScanner:
             self.spi.readinto(buf)
         else:
             self._bitbang(buf)
+        self.broken = buf[self.chips] != 0
         if _unpack is not None:
-            _unpack(buf, levels, self.channels, self.flags)
+            _unpack(self.chip_bytes, levels, self.channels, self.flags)
             return
         self._unpack_py(buf, levels)
 

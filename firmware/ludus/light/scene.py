@@ -247,6 +247,16 @@ class LightScene:
             raise ConfigError("unknown colour id %r" % (colour,))
         _show_die(self, value, _set_waiting(self._buf, waiting), colour)
 
+    def set_budget(self, budget_ma):
+        """A new current budget for the frames from now on (the board's supply changed: ludus.app)."""
+        if not self.idle_ma < budget_ma < 16000:
+            raise ConfigError(
+                "current budget %r mA: it must cover the %d mA of idle LEDs, under 16000"
+                % (budget_ma, self.idle_ma)
+            )
+        self.budget_ma = budget_ma
+        _put16(self._buf, _BUDGET, budget_ma)
+
     def set_brightness(self, brightness):
         """Global brightness 0..255, applied to every colour before the current budget."""
         if not 0 <= brightness <= 255:

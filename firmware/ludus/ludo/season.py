@@ -124,12 +124,16 @@ class Season:
         self.played = {}  # name -> games played
         self.places = {}  # name -> [firsts, seconds, thirds, fourths]
         self.playoffs = []  # the play-off games' labels
-        self.seen = []  # the keys of the games counted
+        self.seen = []  # the keys of the games counted (and of the games abandoned, noted)
+        # what happened in a game besides its play, each a record's note (ludus.record.notes) with
+        # "game": its label: a seat renamed or handed to a bot, the REPL, a game abandoned
+        self.notes = []
 
-    def add(self, players, placements, label=None, key=None, playoffs=True):
-        """Count a game: "game" or "playoff". label names it in result()'s play-offs (a file, a
-        commitment); key: a game with a key already seen is refused (ConfigError), so one game is
-        never counted twice. ConfigError too for placements naming someone who did not play."""
+    def add(self, players, placements, label=None, key=None, playoffs=True, notes=None):
+        """Count a game: "game" or "playoff". label names it in result()'s play-offs and notes (a file,
+        a commitment); key: a game with a key already seen is refused (ConfigError), so one game is
+        never counted twice. ConfigError too for placements naming someone who did not play. notes:
+        the record's notes (ludus.record.notes); the ones a club should see are kept in `notes`."""
         if key is not None and key in self.seen:
             raise ConfigError("this game is counted already (dice commitment %s...)" % key)
         for name in placements:
@@ -160,7 +164,24 @@ class Season:
                     row[k] += 1
         if key is not None:
             self.seen.append(key)
+        for note in notes or ():
+            if "names" in note or "bots" in note or "stopped" in note:
+                note = dict(note)
+                note["game"] = label if label is not None else key
+                self.notes.append(note)
         return kind
+
+    def abandon(self, players, at, label=None, key=None):
+        """Note a game given up without a result (a new game begun over USB), after AT actions,
+        between PLAYERS (names): it counts for nothing, and the table shows it. ConfigError for a
+        key already seen."""
+        if key is not None and key in self.seen:
+            raise ConfigError("this game is counted already (dice commitment %s...)" % key)
+        if key is not None:
+            self.seen.append(key)
+        self.notes.append(
+            {"game": label if label is not None else key, "at": at, "ended": "abandoned", "players": players}
+        )
 
     def result(self):
         """The table: {"rules", "standings" (rank, player, points, games, places, tied) best first,
@@ -193,6 +214,7 @@ class Season:
             "champion": table.champion(),
             "games": table.games,
             "playoffs": list(self.playoffs),
+            "notes": list(self.notes),
         }
 
     def to_json(self):
@@ -209,6 +231,7 @@ class Season:
                 "places": self.places,
                 "playoffs": self.playoffs,
                 "seen": self.seen,
+                "notes": self.notes,
             }
         )
 
@@ -234,6 +257,10 @@ class Season:
             season.places = {str(k): [int(n) for n in v][:PLACES] for k, v in data["places"].items()}
             season.playoffs = [str(x) for x in data["playoffs"]]
             season.seen = [str(x) for x in data["seen"]]
+            notes = data.get("notes", [])  # (a season kept before notes were: none)
+            if not isinstance(notes, list) or [n for n in notes if not isinstance(n, dict)]:
+                raise TypeError("notes")
+            season.notes = notes
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise NotationError("the season's field %s is missing or wrong" % (exc,)) from None
         return season

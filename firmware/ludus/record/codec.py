@@ -10,7 +10,10 @@ from ludus.record.actions import FORMAT, apply_action, roll_text, roll_values
 
 _HEX = "0123456789abcdef"
 # every field a record may carry, in the order emit writes them
-_FIELDS = ("format", "start", "options", "players", "seed_sha256", "seed", "actions", "result")
+_FIELDS = ("format", "start", "options", "players", "seed_sha256", "seed", "actions", "result", "notes")
+# the format of a record with notes (ludus.record.notes); one without them is written as FORMAT, byte for
+# byte as before, so the tools that know only that read it
+FORMAT_NOTES = "ludus-record/2"
 
 
 def _quote(text):
@@ -60,7 +63,8 @@ def _is_hex64(text):
 
 def write_json(record, write):
     """Write a record as JSON through write(text), piece by piece."""
-    write('{\n  "format": ' + _quote(FORMAT))
+    notes = record.notes
+    write('{\n  "format": ' + _quote(FORMAT_NOTES if notes else FORMAT))
     write(',\n  "start": ' + _quote(record.start))
     write(',\n  "options": ' + _value(record.options))
     if record.players:
@@ -85,6 +89,16 @@ def write_json(record, write):
         write(',\n  "actions": []')
     if record.result is not None:
         write(',\n  "result": ' + _value(record.result))
+    if notes:
+        count = len(record.actions)
+        sep = ',\n  "notes": [\n    '
+        for note in notes:
+            if note["at"] > count:  # (a take-back since: it came after the actions kept)
+                note = dict(note)
+                note["at"] = count
+            write(sep + _value(note))
+            sep = ",\n    "
+        write("\n  ]")
     write("\n}\n")
 
 
@@ -104,10 +118,13 @@ def parse(text):
         raise NotationError("record must be a JSON object, got %s" % type(data).__name__)
     if "format" not in data:
         raise NotationError("record field 'format' is missing (expected %r)" % FORMAT)
-    if data["format"] != FORMAT:
+    if data["format"] != FORMAT and data["format"] != FORMAT_NOTES:
         raise NotationError(
-            "record field 'format': unknown format %r, expected %r" % (data["format"], FORMAT)
+            "record field 'format': unknown format %r, expected %r or %r"
+            % (data["format"], FORMAT, FORMAT_NOTES)
         )
+    if "notes" in data and data["format"] == FORMAT:
+        raise NotationError("record field 'notes' needs the format %r, not %r" % (FORMAT_NOTES, FORMAT))
     for name in data:
         if name not in _FIELDS:
             raise NotationError("record field %r is unknown" % (name,))
@@ -144,7 +161,13 @@ def parse(text):
                 ok = False
         if not ok:
             raise NotationError("record field 'result' must be a list of seat numbers, got %r" % (result,))
-    return start, data["options"], data["seed_sha256"], seed, actions, result, _players(data.get("players"))
+    notes = data.get("notes")
+    if notes is not None:
+        from ludus.runtime import transient
+
+        notes = transient("ludus.record.notes").check(notes, len(actions)) or None
+    players = _players(data.get("players"))
+    return start, data["options"], data["seed_sha256"], seed, actions, result, players, notes
 
 
 def _players(players):
@@ -174,7 +197,18 @@ def verify(record, position=None):
     seed does not give, the first action the rules reject, a result the replay does not reach."""
     problems = []
     dice = None
-    if record.seed is None:
+    segments = []  # (first action, dice or None) of each seed, when the dice were re-committed
+    exposed = {}  # rolls after a stop into the REPL with no re-commit between (ludus.record.notes)
+    if record.notes:
+        from ludus.runtime import transient
+
+        notes = transient("ludus.record.notes")
+        exposed = notes.exposed_rolls(record)
+        if [n for n in record.notes if "reseed" in n]:
+            segments = notes.verify_segments(record, problems)
+    if segments:
+        dice = segments.pop(0)[1]
+    elif record.seed is None:
         problems.append("seed not revealed: the rolls cannot be checked (commitment %s)" % record.seed_sha256)
     else:
         dice = Dice(seed_from_hex(record.seed))
@@ -196,10 +230,20 @@ def verify(record, position=None):
         if strays:
             problems.append("players: seat %s is not in the game" % ", ".join([str(s) for s in strays]))
     roll_number = 0
+    k = 0
     for i, action in enumerate(record.actions):
+        while k < len(segments) and segments[k][0] <= i:  # a re-commit: the next seed's rolls from here
+            dice = segments[k][1]
+            k += 1
         values = roll_values(action)
         if values is not None:
             roll_number += 1
+            if i in exposed:
+                problems.append(
+                    "action #%d (roll #%d): the board was stopped into the REPL at action #%d and its dice"
+                    " were not re-committed: the seed of this roll could have been read from the"
+                    " journal's flash" % (i, roll_number, exposed[i])
+                )
             if dice is not None:
                 expected = tuple([dice.roll() for _ in values])
                 if expected != values:

@@ -31,13 +31,24 @@ class GameRecord:
     record_move(move) records a move; finish(placements) stores the result and reveals the seed;
     to_json()/from_json(text) save and load; replay() rebuilds the game; verify() lists mismatches.
     players: who played, {seat number: name} (ludus.record.players), or None for a record without
-    names (its seats are then known by their colours)."""
+    names (its seats are then known by their colours). notes: what happened besides the play (a seat
+    renamed or handed to a bot, the REPL, the dice re-committed, the game abandoned), a list of dicts
+    (ludus.record.notes), or None."""
 
     def __init__(
-        self, start, options=None, seed_sha256=None, seed=None, actions=None, result=None, players=None
+        self,
+        start,
+        options=None,
+        seed_sha256=None,
+        seed=None,
+        actions=None,
+        result=None,
+        players=None,
+        notes=None,
     ):
         self.start = start
         self.players = players
+        self.notes = notes
         self.options = {} if options is None else dict(options)
         self.seed = seed  # hex text, None until revealed
         if seed_sha256 is None:

@@ -6,10 +6,11 @@ range (docs/journal.md).
     journal.begin(referee.start_state())      # a new game: its start, dice seed and commitment
     journal.add("6 green.0 base-t0")          # every action as the record keeps it
     journal.undo()                            # the last action taken back
+    journal.note('{"stopped": "Ctrl-C"}')       # a note on the game (ludus.record.notes), as JSON
     journal.end(placements)                   # finished: kept until its sectors are reused
 
 Each record is self-delimiting and checksummed: b"R", its length (2 bytes), its kind (S begin, A
-action, U undo, E end), the payload, and a CRC-16 of length, kind and payload. Records are programmed
+action, U undo, N note, E end), the payload, and a CRC-16 of length, kind and payload. Records are programmed
 into whole 256-byte pages padded with 0xFF, which leaves the bytes before them as they were (flash bits
 only go from 1 to 0), so a cut at any byte of a write loses at most the record being written: reading
 stops at the first record whose checksum fails, and the next write starts a fresh sector. A sector
@@ -200,7 +201,7 @@ class Journal:
     # ---- reading a game back (ludus.record.readback: loaded only for it) ---------------------------
 
     def actions(self, log, feed=None):
-        """ludus.record.readback.actions: the unfinished game's actions into LOG."""
+        """ludus.record.readback.actions: the unfinished game's actions into LOG, and its notes."""
         return _readback().actions(self, log, feed)
 
     def current(self):
@@ -215,9 +216,9 @@ class Journal:
         """resume() with the record as JSON text, or None (ludus.record.readback.state)."""
         return _readback().state(self)
 
-    def finished(self, last=None, actions=True):
+    def finished(self, last=None, actions=True, notes=False):
         """The finished games still in flash (ludus.record.readback.finished)."""
-        return _readback().finished(self, last, actions)
+        return _readback().finished(self, last, actions, notes)
 
     def finished_games(self, last=None):
         """Where each finished game still in flash begins (ludus.record.readback.finished_games)."""
@@ -250,6 +251,11 @@ class Journal:
     def undo(self):
         """The last action taken back."""
         return self._append(0x55, b"")
+
+    def note(self, note):
+        """A note on the game (JSON text of a ludus.record.notes note, without its "at": the actions
+        before it say where it comes). False if not kept."""
+        return self._append(0x4E, note.encode())
 
     def end(self, result):
         """The game finished; result: its placements or any text (kept with it)."""

@@ -10,6 +10,7 @@ restore, the link's `games` and `journal`) and dropped again: a game's ticks onl
 import json
 
 from ludus.errors import LudusError, NotationError
+from ludus.runtime import transient
 
 
 def _text(payload):
@@ -32,14 +33,16 @@ def _faces(text):
 def actions(journal, log, feed=None):
     """The unfinished game read from flash: its actions into LOG (an empty list, or the ActionLog
     of ludus.record.actions, which keeps them compactly), each undo popping the last. Returns (its
-    start record's payload, the die faces its actions draw), or None if there is no unfinished
-    game. The journal keeps none of it in RAM, where a thousand-action game's texts (30 KB on a
-    Pico) would copy what the referee's record already holds compactly. feed() is called as it
-    reads."""
+    start record's payload, the die faces its actions draw since its dice were last committed, its
+    notes (ludus.record.notes; None if it has none), the seed of its last re-commit or None), or None
+    if there is no unfinished game. The journal keeps none of it in RAM, where a thousand-action
+    game's texts (30 KB on a Pico) would copy what the referee's record already holds compactly.
+    feed() is called as it reads."""
     game = journal.game
     if game is None or game[2] is not None:
         return None
-    found = [0, None]  # type: list  # faces drawn, and the game's start payload once met
+    # faces drawn, the game's start payload once met, its notes, the last re-commit's seed
+    found = [0, None, None, None]  # type: list
 
     def visit(kind, payload, seq):
         if kind == 0x53:  # S: this game's start (an earlier game's records in its block came first)
@@ -49,6 +52,7 @@ def actions(journal, log, feed=None):
                 while log:
                     log.pop()
                 found[0] = 0
+                found[2] = found[3] = None
         elif found[1] is None:
             return
         elif kind == 0x41:  # A
@@ -57,11 +61,39 @@ def actions(journal, log, feed=None):
             log.append(text)
         elif kind == 0x55 and log:  # U
             found[0] -= _faces(log.pop())
+            _clamp(found[2], len(log))
+        elif kind == 0x4E:  # N
+            found[2], seed = _noted(found[2], payload, len(log))
+            if seed is not None:
+                found[0] = 0
+                found[3] = seed
 
     journal._scan(visit, since=game[3], feed=feed)
     if found[1] is None:  # (cannot happen unless the flash changed under the journal)
         raise NotationError("the journal's unfinished game has no start on flash")
-    return found[1], found[0]
+    return found[1], found[0], found[2], found[3]
+
+
+def _noted(notes, payload, at):
+    # (the notes with an N record's note added at AT, the new seed of a re-commit or None); the seed
+    # is the journal's alone, never the record's
+    try:
+        note = json.loads(bytes(payload))
+        seed = note.pop("next", None)
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise NotationError("a note in the journal is damaged (%s)" % (exc,)) from None
+    note["at"] = at
+    if notes is None:
+        notes = []
+    notes.append(note)
+    return notes, seed
+
+
+def _clamp(notes, n):
+    # a take-back: a note past the actions left comes after the last of them
+    for note in notes or ():
+        if note["at"] > n:
+            note["at"] = n
 
 
 def current(journal):
@@ -71,25 +103,37 @@ def current(journal):
     return None if found is None else (found[0], texts)
 
 
-def finished(journal, last=None, actions=True):
-    """The finished games still in flash, oldest first: (start payload, actions, end payload); with
-    `last`, only that many of the newest (the others are dropped as the scan goes, so a full
-    journal is never in RAM at once). Read from flash on each call."""
+def finished(journal, last=None, actions=True, notes=False):
+    """The finished games still in flash, oldest first: (start payload, actions, end payload), and
+    with NOTES a fourth item, the game's notes (a list, ludus.record.notes, with an "ended" one for
+    a game ended without a result, as record_at() gives them); with `last`, only that
+    many of the newest (the others are dropped as the scan goes, so a full journal is never in RAM
+    at once). Read from flash on each call."""
     out = []
-    games = []
+    games = []  # [start, actions, end, actions counted, notes]
 
     def visit(kind, payload, seq):
         if kind == 0x53:
-            games.append([bytes(payload), [], None])
+            games.append([bytes(payload), [], None, 0, []])
         elif games and games[-1][2] is None:
+            game = games[-1]
             if kind == 0x41:
+                game[3] += 1
                 if actions:
-                    games[-1][1].append(_text(payload))
-            elif kind == 0x55 and games[-1][1]:
-                games[-1][1].pop()
+                    game[1].append(_text(payload))
+            elif kind == 0x55 and game[3]:
+                game[3] -= 1
+                if game[1]:
+                    game[1].pop()
+                _clamp(game[4], game[3])
+            elif kind == 0x4E and notes:
+                game[4] = _noted(game[4], payload, game[3])[0]
             elif kind == 0x45:
-                games[-1][2] = bytes(payload)
-                out.append(tuple(games.pop()))
+                game[2] = bytes(payload)
+                if notes and game[2][:1] == b'"':  # ended without a result ("abandoned"): a note says so
+                    game[4] = _noted(game[4], b'{"ended": ' + game[2] + b"}", game[3])[0]
+                games.pop()
+                out.append((game[0], game[1], game[2], game[4]) if notes else (game[0], game[1], game[2]))
                 if last is not None and len(out) > last:
                     out.pop(0)
 
@@ -127,7 +171,7 @@ def record_at(journal, where, feed=None):
     from ludus.record.game import GameRecord
 
     log = ActionLog()
-    parts = [None, None]  # type: list  # its start and end payloads
+    parts = [None, None, None, None]  # type: list  # its start and end payloads, notes, last seed
 
     def visit(kind, payload, seq):
         if parts[0] is None:
@@ -138,6 +182,11 @@ def record_at(journal, where, feed=None):
             log.append(_text(payload))
         elif kind == 0x55 and log:
             log.pop()
+            _clamp(parts[2], len(log))
+        elif kind == 0x4E:
+            parts[2], seed = _noted(parts[2], payload, len(log))
+            if seed is not None:
+                parts[3] = seed
         elif kind == 0x45:
             parts[1] = bytes(payload)
             return True
@@ -151,18 +200,39 @@ def record_at(journal, where, feed=None):
             return None
         state = json.loads(parts[0])
         record = _record_of(state, GameRecord)
-        if record.actions:
-            for text in log:
-                record.actions.append(text)
-        else:
-            record.adopt(log)
+        _add_actions(record, log, parts[2])
         record.result, players = end_of(parts[1])
         if players is not None:
             record.players = players
-        record.seed = state.get("seed")
+        ended = json.loads(parts[1])
+        if isinstance(ended, str):  # ended without a result: "abandoned" (new_game), "unrestorable"
+            transient("ludus.record.notes").add(record, {"ended": ended})
+        record.seed = parts[3] or state.get("seed")
     except (LudusError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return record
+
+
+def _add_actions(record, log, notes):
+    # the journal's actions and notes after the start's (a start with a whole record may have some),
+    # and the players the last names note gave
+    before = len(record.actions)
+    if before:
+        for text in log:
+            record.actions.append(text)
+    else:
+        record.adopt(log)
+    if notes:
+        named = None
+        for note in notes:
+            note["at"] += before
+            if "names" in note:
+                named = note["names"]
+        record.notes = (record.notes or []) + notes
+        if named is not None:  # (renamed in the game: the start's names are no longer its players)
+            record.players = {}
+            for seat in named:
+                record.players[int(seat)] = named[seat]
 
 
 def records(journal, last=None):
@@ -188,7 +258,7 @@ def resume(journal, feed=None):
     from ludus.record.game import GameRecord
 
     log = ActionLog()
-    start, faces = actions(journal, log, feed)
+    start, faces, notes, seed = actions(journal, log, feed)
     try:
         state = json.loads(start)
         start = None
@@ -196,11 +266,9 @@ def resume(journal, feed=None):
         used = state.get("dice_used", 0)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise NotationError("the journal's start record is damaged (%s)" % (exc,)) from None
-    if record.actions:  # (a start holding a whole record with actions: the journal's follow them)
-        for text in log:
-            record.actions.append(text)
-    else:
-        record.adopt(log)
+    _add_actions(record, log, notes)  # (a start holding a whole record: the journal's follow its own)
+    if seed is not None:  # re-committed: the last seed's faces only
+        return {"record": record, "seed": seed, "dice_used": faces}
     return {"record": record, "seed": state.get("seed"), "dice_used": used + faces}
 
 

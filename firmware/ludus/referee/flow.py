@@ -484,6 +484,8 @@ class RefereeFlow:
         while len(acts) >= k:
             text = acts.pop()
             game.pop()
+        if rec.notes:  # (a note after the moves taken back now comes after the last action)
+            transient("ludus.record.notes").clamp(rec)
         if self.phase == OVER:
             self.phase = PLAY
             rec.result = None

@@ -119,6 +119,9 @@ function hello(msg) {
   const playing = msg.state.start;
   start.value = msg.starts.includes(playing) ? playing : msg.starts.includes(msg.preset) ? msg.preset : msg.starts[0] || "";
   view.shownStart = playing;
+  // the example for Play from it: a start of this game (a Checkers table is not shown Ludo's notation)
+  const other = msg.starts.find((name) => name !== playing) || msg.starts[0];
+  $("position").placeholder = other ? `e.g. ${other} or a position's notation` : "a position's notation";
   $("settings-note").hidden = true;
   view.botLevels = msg.bot_levels || [];
   view.botWords = msg.bot_words || {};
