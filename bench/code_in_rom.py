@@ -1,5 +1,5 @@
 """Runs the firmware on the MicroPython unix port as a Pico runs it from flash: the compiled package in a
-ROMFS image (built by ludus_host.firmware_image), mounted at /rom, its bytecode executed in place, and
+ROMFS image (built by ludus_host.build.image), mounted at /rom, its bytecode executed in place, and
 the heap held back to an exact budget for everything the program creates.
 
     micropython -X heapsize=<budget + image + slack> SCRIPT --rom IMAGE BUDGET_BYTES ...

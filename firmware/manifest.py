@@ -1,7 +1,7 @@
 # The Ludus firmware, for freezing into a MicroPython build:
 #     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$PWD/firmware/manifest.py
-# Written by `python -m ludus_host.packaging` from the file list package.json also has: do not
-# edit by hand. opt=3 leaves out asserts and line numbers, as mpy-cross -O3 would.
+# Written by `python -m ludus_host.build.packaging` from the file list package.json also has:
+# do not edit by hand. opt=3 leaves out asserts and line numbers, as mpy-cross -O3 would.
 
 # the port's own frozen modules first: without them the build has no _boot.py (which mounts
 # the file system, where main.py and config.json live) and no rp2 module

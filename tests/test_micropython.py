@@ -15,13 +15,13 @@ FILES = sorted(glob.glob(os.path.join(ROOT, "tests", "firmware", "test_*.py")))
 @pytest.fixture(scope="session")
 def firmware_rom():
     """The ludus package compiled by mpy-cross for the unix port and packed into a ROMFS image, run from
-    there as from a Pico's flash (ludus_host.firmware_image): the 160K heap is then the budget for what
+    there as from a Pico's flash (ludus_host.build.image): the 160K heap is then the budget for what
     the firmware and the tests create, not for the bytecode.
 
     Heap use near the cap depends on every string the interpreter holds, file names included, so the
     bytecode names its sources relatively (-s) and everything runs from the checkout's root: the run is
     the same wherever the repository is cloned."""
-    from ludus_host.firmware_image import build
+    from ludus_host.build.image import build
 
     return os.path.relpath(build(os.path.join(ROOT, "build", "mpy-test")), ROOT)
 
@@ -32,7 +32,7 @@ def test_under_micropython(path, firmware_rom):
     # Each test of the file in a MicroPython process of its own, as a board boots afresh: the heap a
     # test starts with is the budget in one piece, not what the file's earlier tests left of it (at
     # 160K the outcome then turned on where their leftovers happened to lie).
-    from ludus_host.firmware_image import heap_for
+    from ludus_host.build.image import heap_for
 
     # Relative paths and cwd=ROOT: see firmware_rom.
     test_file = os.path.relpath(path, ROOT)

@@ -8,7 +8,7 @@ with the fake drivers of ludus.hw.fake in place of the Pico's. MicroPython only.
 Interactive: the board's USB link is this process's stdin and stdout, the clock is real, the board is
 empty (`ludus monitor exec:"micropython ... tests/unix_board.py DIR"` talks to it).
 
---tape: a session recorded from `ludus play` (ludus_host.tape): each line one tick of the simulated
+--tape: a session recorded from `ludus play` (ludus_host.virtual.tape): each line one tick of the simulated
 board, its time, the sensor lines when they changed, the button's event, a power cut (clean, or in
 the middle of the next journal write). The device's clock follows the tape tick by tick: each wait of
 the loop takes the tape's next tick, and App.moved() reports a change at every read, so that the

@@ -10,7 +10,7 @@ wiring map (ludus.board.wiring) and the calibration (ludus.sensing.calibration) 
 port: ask(cmd, **fields) -> the reply (a dict), wait(ms). person: say(text); act(step, check) -> what
 check() returned once it was not None, or the word the person gave ("ready", "skip", "nothing",
 "light"); choose(question, choices, default) -> one of choices or a cell id typed. `ludus calibrate`
-is the person at a terminal (ludus_host.cmd_calibrate); tests put a simulated person at a mis-wired
+is the person at a terminal (ludus_host.commands.calibrate); tests put a simulated person at a mis-wired
 board. Plain Python that runs on MicroPython too (its tests run on both), but it is a laptop's tool:
 `ludus flash` leaves it off the board.
 

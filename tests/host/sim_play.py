@@ -2,7 +2,7 @@
 carried out colour by colour, every seat a bot with a person carrying out what the board lights."""
 
 from ludus.games import position
-from ludus_host.simboard import game_colours
+from ludus_host.virtual.runner import game_colours
 
 
 def press(table, held=100, rest=400):

@@ -50,7 +50,7 @@ ALLOWED = {
     "main": None,  # the entry point wires everything together
     # the test hooks, beside the package on a test build only: they take the device they are given
     "testhooks.ludus_testhooks": BASE | {"ludus.record", "ludus.dice"},
-    "manifest": set(),  # read by MicroPython's build (ludus_host.packaging writes it)
+    "manifest": set(),  # read by MicroPython's build (ludus_host.build.packaging writes it)
 }
 
 

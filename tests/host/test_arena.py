@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from ludus_host.arena import Arena, wilson
-from ludus_host.cmd_arena import play_games
+from ludus_host.bots.arena import Arena, play_games, wilson
 
 pytestmark = pytest.mark.cpython_only
 
@@ -83,7 +82,7 @@ def test_wilson_interval():
 @pytest.mark.long
 def test_the_opening_line_is_what_the_beam_search_finds():
     from ludus.bots.checkers import SOLO_LINE
-    from ludus_host.checkers_book import solo_line
+    from ludus_host.bots.checkers_book import solo_line
 
     line = solo_line()
     assert len(line) == 27  # the proven minimum
@@ -93,7 +92,7 @@ def test_the_opening_line_is_what_the_beam_search_finds():
 def test_the_docs_figures_and_plot_come_from_the_kept_arena_runs():
     import os
 
-    from ludus_host import arena_figures
+    from ludus_host.bots import figures as arena_figures
 
     with open(arena_figures.FIGURES, encoding="utf-8") as f:
         kept = json.load(f)

@@ -273,7 +273,7 @@ def test_a_file_or_folder_named_like_a_shipped_board_never_stands_in_for_it(tmp_
     assert proc.returncode == 2 and "it is a folder" in proc.stderr
     proc = ludus("play", "-", "--board", "nosuch", "--game", "checkers/2", stdin="", cwd=str(tmp_path))
     assert proc.returncode == 2 and "not a shipped board (checkers, ludo40, ludo52, ludo56)" in proc.stderr
-    from ludus_host.sim_server import Hub, Settings
+    from ludus_host.sim.server import Hub, Settings
 
     monkeypatch.chdir(tmp_path)
     hello = Hub(Settings("ludo/classic/4")).hello()  # the simulator's table and the page's board

@@ -1,4 +1,4 @@
-"""The laptop's end of a board's USB link (ludus_host.cmd_monitor.Link) and the tools on it, `ludus
+"""The laptop's end of a board's USB link (ludus_host.link.client.Link) and the tools on it, `ludus
 monitor`, `ludus games` and `ludus calibrate`: a board that sends valid JSON of the wrong kinds, a board
 that sends fast, and a board that resets, its port going away and coming back as a Pico's USB does
 (tests/host/fake_port.py: a pseudo-terminal at a stable path)."""
@@ -12,8 +12,9 @@ import time
 
 import pytest
 from fake_port import PtyBoard, PtyPort
-from ludus_host.cmd_calibrate import SerialPort, install
-from ludus_host.cmd_monitor import Link, describe
+from ludus_host.commands.calibrate import SerialPort, install
+from ludus_host.link.client import Link
+from ludus_host.link.words import describe
 from tools import ROOT, ludus
 
 pytestmark = pytest.mark.cpython_only

@@ -100,8 +100,8 @@ def test_names_and_bots_changed_in_a_game_are_in_its_record_and_the_season(tmp_p
         {"game": key, "at": 0, "bots": {"2": "strong"}, "was": {}},
     ]
     # the season as `ludus games` and `ludus season` print it
-    from ludus_host.cmd_games import season_table
-    from ludus_host.cmd_season import text_of
+    from ludus_host.commands.games import season_table
+    from ludus_host.records.season import text_of
 
     text = text_of(season_table(season), "danish").splitlines()
     assert text[-2:] == [
@@ -140,7 +140,7 @@ def test_a_game_abandoned_by_new_game_is_noted_in_its_record_and_the_season():
 
 
 def test_the_monitor_says_a_re_commit_and_an_abandoned_game_in_words():
-    from ludus_host.cmd_monitor import describe
+    from ludus_host.link.words import describe
 
     seed, new = "ab" * 32, "cd" * 32
     line = describe({"event": "reseed", "why": "stopped", "actions": 12, "seed": seed, "seed_sha256": new})
@@ -158,8 +158,8 @@ def test_the_monitor_says_a_re_commit_and_an_abandoned_game_in_words():
 
 
 def test_a_board_s_season_with_bad_notes_is_named_not_a_traceback():
-    from ludus_host.cmd_games import GamesError, season_table
-    from ludus_host.record_words import notes_lines
+    from ludus_host.commands.games import GamesError, season_table
+    from ludus_host.records.notes import notes_lines
 
     table = {"standings": [], "ties": [], "games": 0, "playoffs": [], "champion": None}
     for notes in (5, [5], [{"x": 1}, "y"]):

@@ -12,7 +12,7 @@ import pytest
 from ludus.board.definition import BoardDefinition, validate
 from ludus.board.places import LUDO_SHAPES, place_names_for
 from ludus.errors import BoardDefinitionError, ConfigError
-from ludus_host import boards
+from ludus_host.boards import definitions as boards
 from ludus_host.cli import main
 from tools import ROOT
 

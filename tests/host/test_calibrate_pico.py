@@ -13,8 +13,8 @@ import sys
 
 import pytest
 from ludus.calibrate import CalibrationError, Wizard
-from ludus_host import pico
-from ludus_host.cmd_calibrate import send_file
+from ludus_host.commands.calibrate import send_file
+from ludus_host.emulator import harness as pico
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "firmware"))
 from calibrate_rig import GAMES, Person, truth
@@ -75,7 +75,7 @@ def test_the_wizard_learns_a_miswired_board_on_the_emulated_pico_and_the_board_t
     harness, tmp_path
 ):
     from ludus.config import read_config
-    from ludus_host.simboard import load_board
+    from ludus_host.virtual.runner import load_board
     from tools import ludus
 
     config_text = json.dumps({"board": "ludo40", "game": GAMES["ludo40"]})

@@ -9,7 +9,7 @@ import sys
 import pytest
 from ludus import checkers
 from ludus_host.cli import main
-from ludus_host.render_checkers import render
+from ludus_host.virtual.terminal import render
 from tools import ROOT
 
 pytestmark = pytest.mark.cpython_only
@@ -321,7 +321,7 @@ def test_the_demo_names_each_seat_by_the_colour_its_lights_show(capsys):
     # the board lights a seat in the palette colour of the point its first set starts in; the demo's
     # legend says the same colour (setup 2: red at the top, yellow at the bottom)
     from ludus.light.palette import checkers_colour
-    from ludus_host.lights import COLOUR_NAMES
+    from ludus_host.virtual.colours import COLOUR_NAMES
 
     for setup in ("2", "3", "6"):
         code, out, _ = run_cli(capsys, "demo", "--quiet", "--setup", setup, "--max-moves", "1")

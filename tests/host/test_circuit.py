@@ -18,7 +18,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from ludus.board.definition import BoardDefinition
 from ludus.config import defaults
-from ludus_host import hardware, magnetics
+from ludus_host.boards import documents as hardware
+from ludus_host.boards import magnetics
 from ludus_host.circuit import checks, design, netlist, outputs, parts
 from ludus_host.circuit import designators as ref
 from tools import ROOT
@@ -417,7 +418,7 @@ def test_the_schematic_draws_every_part_and_net(name):
 
 
 def test_the_circuit_command_shows_progress_and_writes_every_board(tmp_path, capsys):
-    from ludus_host import cmd_boards
+    from ludus_host.commands import boards as cmd_boards
 
     assert cmd_boards.run(types.SimpleNamespace(action="circuit", out=str(tmp_path))) == 0
     out = capsys.readouterr().out

@@ -126,7 +126,7 @@ def test_ludus_games_names_a_board_that_does_not_answer():
 def _bots_game_from_the_start(club):
     # a whole two-player Danish game from its start, the board playing both seats, a person carrying
     # out what it lights: the season the club then has
-    from ludus_host.sim_table import LiveTable
+    from ludus_host.sim.table import LiveTable
     from sim_play import bots_play_out
 
     t = LiveTable("ludo/danish/4", seed="00" * 32, club=club)
@@ -148,7 +148,7 @@ def _finish_on(table):
 
 
 def test_the_simulator_names_the_seats_keeps_the_season_and_writes_name_lines(tmp_path):
-    from ludus_host.sim_table import Club, LiveTable, replay_script
+    from ludus_host.sim.table import Club, LiveTable, replay_script
 
     club = Club()
     table = LiveTable("ludo/danish/4", seed="00" * 32, club=club)
@@ -192,7 +192,7 @@ def test_the_simulator_names_the_seats_keeps_the_season_and_writes_name_lines(tm
 
 
 def test_bad_names_are_named_and_change_nothing():
-    from ludus_host.sim_table import LiveTable
+    from ludus_host.sim.table import LiveTable
 
     table = LiveTable("ludo/danish/4", seed="00" * 32)
     for names, words in (

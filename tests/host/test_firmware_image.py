@@ -1,11 +1,11 @@
-"""The firmware's ROMFS image (ludus_host.firmware_image) and bench/code_in_rom.py, which run the
+"""The firmware's ROMFS image (ludus_host.build.image) and bench/code_in_rom.py, which run the
 MicroPython tests and benchmarks with the code as in a Pico's flash and an exact heap budget."""
 
 import os
 import subprocess
 
 import pytest
-from ludus_host import firmware_image
+from ludus_host.build import image as firmware_image
 from tools import ROOT, tool
 
 pytestmark = pytest.mark.cpython_only

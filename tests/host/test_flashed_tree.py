@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 from ludus.hw.pixels import gamma_table
-from ludus_host import tape
-from ludus_host.cmd_play import DEVICE_EVENTS  # the device's own lines, beside the referee's events
+from ludus_host.commands.play import DEVICE_EVENTS  # the device's own lines, beside the referee's events
+from ludus_host.virtual import tape
 from tools import ROOT, ludus, tool
 
 # The tree keeps its bytecode on the heap (files mode: .mpy on the file system), and the unix port is

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ludus.errors import LudusError
-from ludus_host import fuzz
+from ludus_host.bench import fuzz
 from tools import ROOT
 
 pytestmark = pytest.mark.cpython_only

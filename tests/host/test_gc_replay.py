@@ -1,4 +1,4 @@
-"""ludus_host.gc_replay on a heap dump made up here: MicroPython's mark stack of 64 blocks overflows on
+"""ludus_host.bench.gc_replay on a heap dump made up here: MicroPython's mark stack of 64 blocks overflows on
 a block with 70 unmarked children and the collector then scans every marked block again; marked first
 through narrower blocks, the same heap needs no second pass. The replay of a real board's heap is in
 test_pico_bench.py (its heap census)."""
@@ -6,8 +6,8 @@ test_pico_bench.py (its heap census)."""
 import struct
 
 import pytest
-from ludus_host import gc_replay
-from ludus_host.pico import PicoError
+from ludus_host.bench import gc_replay
+from ludus_host.emulator.harness import PicoError
 
 START = 0x20004000
 SYSMOD = 0x20001FA0  # (where the interpreter's state keeps sys.modules: any address outside the heap)

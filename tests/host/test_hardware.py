@@ -1,6 +1,6 @@
-"""The build documents under hardware/ (ludus_host.hardware): generated from the board definitions, their
-circuits and the firmware's default pins, committed, and kept in step; every cell of every board on every
-drawing; the drilling template at true scale, with the LED counterbores and the die button's hole where
+"""The build documents under hardware/ (ludus_host.boards.documents): generated from the board definitions,
+their circuits and the firmware's default pins, committed, and kept in step; every cell of every board on
+every drawing; the drilling template at true scale, with the LED counterbores and the die button's hole where
 the PCB puts it; the parts list's counts and power budgets the firmware's
 own; wiring.md's pins the firmware's."""
 
@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from ludus.board.definition import BoardDefinition
 from ludus.config import defaults
-from ludus_host import hardware
+from ludus_host.boards import documents as hardware
 from ludus_host.circuit import designators as ref
 from ludus_host.circuit import outputs as circuit
 from ludus_host.paths import board_file

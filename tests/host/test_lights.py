@@ -1,9 +1,9 @@
-"""The words for the lights (ludus_host.lights) against the firmware's palette and docs/lights.md."""
+"""The words for the lights (ludus_host.virtual.colours) against the firmware's palette and docs/lights.md."""
 
 import os
 
 import ludus.light.palette as P
-from ludus_host import lights
+from ludus_host.virtual import colours as lights
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 

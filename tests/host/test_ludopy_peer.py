@@ -8,7 +8,7 @@ pytest.importorskip("ludopy")
 from ludus.ludo import from_notation, start_position
 from ludus.ludo.geometry import geometry
 from ludus.ludo.rules import rules_from_spec
-from ludus_host import ludopy_peer as peer
+from ludus_host.bots import ludopy_peer as peer
 
 pytestmark = pytest.mark.cpython_only
 

@@ -15,7 +15,7 @@ import tomllib
 
 import ludus
 import pytest
-from ludus_host import packaging
+from ludus_host.build import packaging
 from tools import ROOT, tool
 
 pytestmark = pytest.mark.cpython_only
@@ -48,7 +48,7 @@ def read_manifest():
 def test_manifest_and_package_json_are_up_to_date():
     for path, text in packaging.outputs().items():
         with open(path, encoding="utf-8") as f:
-            assert f.read() == text, "%s is stale: run python -m ludus_host.packaging" % path
+            assert f.read() == text, "%s is stale: run python -m ludus_host.build.packaging" % path
 
 
 def test_the_manifest_freezes_exactly_the_package_tree_beside_the_ports_own_modules():

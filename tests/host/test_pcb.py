@@ -15,7 +15,7 @@ import subprocess
 import zipfile
 
 import pytest
-from ludus_host import hardware
+from ludus_host.boards import documents as hardware
 from ludus_host.circuit import designators as ref
 from ludus_host.circuit import netlist, outputs
 from ludus_host.pcb import check, current, footprints, job, router

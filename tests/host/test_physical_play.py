@@ -10,7 +10,7 @@ import random
 import ludus.light.palette as P
 import pytest
 from ludus.errors import NotationError
-from ludus_host.simboard import Action, Simulator, game_colours, load_board
+from ludus_host.virtual.runner import Action, Simulator, game_colours, load_board
 
 BOARD = load_board("ludo52")
 

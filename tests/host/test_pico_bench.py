@@ -1,11 +1,12 @@
-"""`ludus bench --pico`'s heap census (ludus_host.pico_bench): the order it imports the firmware's
+"""`ludus bench --pico`'s heap census (ludus_host.bench.pico): the order it imports the firmware's
 modules in, so that the heap each import adds is that module's alone, and the census itself on the
 emulated Pico (about 25 s, one mode)."""
 
 import types
 
 import pytest
-from ludus_host import pico, pico_bench
+from ludus_host.bench import pico as pico_bench
+from ludus_host.emulator import harness as pico
 
 BOOTED = (
     "ludus ludus.app ludus.board ludus.board.definition ludus.checkers ludus.checkers.game "

@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from ludus_host import pico
+from ludus_host.emulator import harness as pico
 from tools import ROOT, ludus
 
 
@@ -156,7 +156,7 @@ def _boot(config_text, board_name, tree_dir):
     """The staged tree of a config on an emulated Pico (its littlefs image cached), powered up and
     through its self-test: (the EmulatedPico, the board definition)."""
     from ludus.config import read_config
-    from ludus_host.simboard import load_board
+    from ludus_host.virtual.runner import load_board
 
     _stage(config_text, board_name, tree_dir)
     board = load_board(board_name)
@@ -172,9 +172,9 @@ def checkers_tree(tmp_path_factory):
 
 
 def test_a_power_cut_during_a_journal_write_loses_at_most_that_move(harness, checkers_tree):
-    # (ludus_host.pico_table.power_back checks the promise: the moves announced restored, the same
+    # (ludus_host.emulator.table.power_back checks the promise: the moves announced restored, the same
     # game, the move in flight taken again from the pieces, no fault; it raises TableError otherwise)
-    from ludus_host.pico_table import PicoTable, play_until_cut, power_back
+    from ludus_host.emulator.table import PicoTable, play_until_cut, power_back
 
     p, board = _boot(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)
     with p:
@@ -196,11 +196,11 @@ def test_a_power_cut_during_a_journal_write_loses_at_most_that_move(harness, che
 def test_many_random_power_cuts_through_a_checkers_game(harness):
     # each cut at a random flash program or erase one to three operations ahead (after an idle spell
     # now and then, when the journal erases ahead), the board powered up from its flash as the cut
-    # left it, and the journal's promise checked after every one (ludus_host.pico_table.power_back
+    # left it, and the journal's promise checked after every one (ludus_host.emulator.table.power_back
     # raises TableError otherwise). The run is `ludus bench --pico`'s, figures in docs/benchmarks.md.
     # Each torn write retires the rest of its block, so a long run ends when the game's journal is
     # full: the firmware must have said so, and at least 12 of its 16 blocks must have taken a cut.
-    from ludus_host import pico_bench
+    from ludus_host.bench import pico as pico_bench
 
     cuts = int(os.environ.get("LUDUS_CUTS", "25"))
     result = pico_bench.power_cuts(cuts)
@@ -220,7 +220,7 @@ BITBANG_PINS = {"kind": "shift", "load": 2, "sck": 3, "miso": 5}  # GP3 is no SP
 
 def _wired(sensors, checkers_tree):
     from ludus.config import defaults
-    from ludus_host.simboard import load_board
+    from ludus_host.virtual.runner import load_board
 
     _stage(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)
     config = defaults()
@@ -305,7 +305,7 @@ def test_a_few_turns_of_ludo_on_the_emulated_board(harness, ludo_tree):
     # the board rolls its own dice: the table presses the button, reads each roll from the USB
     # events, applies it to its copy of the rules and carries out a legal move on the pins; the
     # firmware on the real MicroPython build must announce exactly that move
-    from ludus_host.pico_table import PicoTable
+    from ludus_host.emulator.table import PicoTable
 
     p, board = _boot(json.dumps({"board": "ludo52", "game": "ludo/classic"}), "ludo52", ludo_tree)
     with p:
@@ -341,8 +341,8 @@ def test_ludus_emulate_refuses_a_bad_config_and_names_the_fault(tmp_path):
 def test_ludus_emulate_names_a_place_or_channel_it_does_not_know():
     from ludus.config import defaults
     from ludus.errors import LudusError
-    from ludus_host.cmd_emulate import _channels
-    from ludus_host.simboard import load_board
+    from ludus_host.commands.emulate import _channels
+    from ludus_host.virtual.runner import load_board
 
     board = load_board("checkers")
     config = dict(defaults(), board="checkers", game="checkers")

@@ -10,8 +10,8 @@ import json
 
 import pytest
 from ludus.config import read_config
-from ludus_host import pico
-from ludus_host.simboard import load_board
+from ludus_host.emulator import harness as pico
+from ludus_host.virtual.runner import load_board
 from tools import ludus
 
 

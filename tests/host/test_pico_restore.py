@@ -1,6 +1,6 @@
 """A long game survives a power cut on the real MicroPython 1.28 build in the emulated RP2040 (rp2040js
 with the project's harness): the journal's flash is written with a game made on the laptop
-(ludus_host.journal_flash) and the board powered up, its watchdog's feeds timed by the harness. And
+(ludus_host.emulator.journal_flash) and the board powered up, its watchdog's feeds timed by the harness. And
 the ways back when that fails: watchdog resets counted across resets and a game kept but not
 restored after two, the journal cleared over USB, the die button held at power-up for the REPL, a
 host that stops reading, a long finished game handed out whole (docs/firmware.md, docs/journal.md).
@@ -14,9 +14,9 @@ import os
 
 import pytest
 from ludus.config import read_config
-from ludus_host import pico
-from ludus_host.journal_flash import journal_game, journal_image, journal_offset
-from ludus_host.simboard import load_board
+from ludus_host.emulator import harness as pico
+from ludus_host.emulator.journal_flash import journal_game, journal_image, journal_offset
+from ludus_host.virtual.runner import load_board
 from tools import ludus
 
 GAP_MS = 2000  # the longest a restore may leave the 5 s watchdog unfed (issue 42's target)
@@ -211,7 +211,7 @@ def test_a_long_finished_game_is_handed_out_whole_with_the_watchdog_fed(harness,
 def test_the_firmware_knows_its_chip_and_where_its_image_ends_and_ludus_flash_clears_the_journal(
     harness, checkers_romfs, tmp_path
 ):
-    from ludus_host.device_tree import _CLEAR_JOURNAL
+    from ludus_host.build.flash_tree import _CLEAR_JOURNAL
 
     config = _config(checkers_romfs)
     game = journal_game("checkers/2", 40, seed=4)

@@ -56,7 +56,7 @@ CASES = _cases()
 
 
 def test_bench_has_every_planned_case():
-    from ludus_host import cmd_bench
+    from ludus_host.bench import engine as cmd_bench
 
     # every case is in the plan, or is the wind-back subtracted from one that is
     planned = [case for case, *_ in cmd_bench.PLAN]
@@ -91,7 +91,8 @@ def test_the_main_install_brings_what_ludus_flash_needs():
 
 
 def test_ludus_bench_without_the_unix_port_says_so_in_one_line(monkeypatch, capsys):
-    from ludus_host import cli, cmd_bench
+    from ludus_host import cli
+    from ludus_host.commands import bench as cmd_bench
 
     monkeypatch.setattr(cmd_bench, "find_tool", lambda name: None)
     assert cli.main(["bench", "--only", "season.count"]) == 0

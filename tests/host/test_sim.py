@@ -15,9 +15,9 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from ludus.errors import NotationError
 from ludus.record import GameRecord
-from ludus_host.sim_server import HUB, Settings, make_app
-from ludus_host.sim_table import GAMES, LiveTable, replay_record, replay_script, script_options
-from ludus_host.simboard import Simulator, load_board, parse_script
+from ludus_host.sim.server import HUB, Settings, make_app
+from ludus_host.sim.table import GAMES, LiveTable, replay_record, replay_script, script_options
+from ludus_host.virtual.runner import Simulator, load_board, parse_script
 from sim_play import bots_play_out, carry_out, counts_of, press
 from tools import ctrl_c_as_at_a_terminal
 
@@ -419,7 +419,7 @@ def test_ludus_sim_pico_without_node_or_the_uf2_says_so_in_one_line(tmp_path):
 
 
 class FakeLink:
-    """A board's USB link as ludus_host.cmd_monitor.Link gives it: lines in a queue, lines sent kept."""
+    """A board's USB link as ludus_host.link.client.Link gives it: lines in a queue, lines sent kept."""
 
     def __init__(self, lines):
         import queue
@@ -437,7 +437,7 @@ class FakeLink:
 
 
 def test_a_mirror_shows_what_the_board_says():
-    from ludus_host.sim_mirror import DeviceMirror
+    from ludus_host.sim.mirror import DeviceMirror
 
     board = load_board("ludo52")
     frame = bytearray(3 * board.led_count)
@@ -495,7 +495,7 @@ def test_a_mirror_shows_what_the_board_says():
 
 
 def test_a_mirror_of_a_board_that_does_not_answer_says_so():
-    from ludus_host.sim_mirror import DeviceMirror, MirrorError
+    from ludus_host.sim.mirror import DeviceMirror, MirrorError
 
     with pytest.raises(MirrorError, match="link closed before it said hello"):
         DeviceMirror("fake", link=_closed())
@@ -511,7 +511,7 @@ def _closed():
 
 @pytest.mark.slow
 def test_a_mirror_of_the_firmware_on_the_unix_port(tmp_path):
-    from ludus_host.sim_mirror import DeviceMirror
+    from ludus_host.sim.mirror import DeviceMirror
     from tools import tool
 
     config = tmp_path / "config.json"
@@ -607,7 +607,7 @@ def test_ludus_bench_sim_prints_its_figures(tmp_path):
 
 @pytest.mark.parametrize("preset", [p for p, _ in GAMES])
 def test_every_game_the_page_offers_sets_up_and_starts_on_its_board(preset):
-    from ludus_host.sim_table import board_for
+    from ludus_host.sim.table import board_for
 
     t = LiveTable(preset, seed=SEED)
     assert t.board_name == board_for(preset)
@@ -692,7 +692,7 @@ def test_games_without_a_seed_draw_fresh_ones_and_the_script_keeps_the_rolls():
 
 
 def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
-    from ludus_host.sim_mirror import DeviceMirror
+    from ludus_host.sim.mirror import DeviceMirror
 
     link = FakeLink(
         [
@@ -795,8 +795,8 @@ def test_the_pages_sounds_are_the_piezos_cues():
     from types import SimpleNamespace
 
     from ludus.app import App
-    from ludus_host.sim_server import cue_notes
-    from ludus_host.sim_table import CUES
+    from ludus_host.sim.server import cue_notes
+    from ludus_host.sim.table import CUES
 
     played = []
     fake = SimpleNamespace(buzzer=SimpleNamespace(play=lambda cue, now: played.append(list(cue))))
@@ -811,8 +811,8 @@ def test_the_pages_sounds_are_the_piezos_cues():
 def test_the_words_are_plain_and_leave_out_what_is_not_there():
     from types import SimpleNamespace
 
-    from ludus_host.sim_table import verified_words
-    from ludus_host.sim_words import words
+    from ludus_host.sim.table import verified_words
+    from ludus_host.sim.words import words
 
     mismatch = words({"event": "mismatch", "missing": ["t5"], "unexpected": []})
     assert mismatch == "The pieces differ from the game: a piece is missing on t5"
@@ -854,7 +854,7 @@ def test_the_prompt_names_a_base_or_a_home_as_players_say_it():
     t.act({"do": "lift", "cell": "t30"})
     t.advance(t.now + 1000)
     assert t.state()["prompt"] == "Put the pieces as the game has them: a piece on t30; none on t20"
-    from ludus_host.sim_words import words
+    from ludus_host.sim.words import words
 
     said = words({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
     assert said == (

@@ -24,10 +24,10 @@ import time
 import urllib.request
 
 import pytest
-from ludus_host.cmd_sim import listen, serve, url_of
-from ludus_host.sim_server import HUB, Settings, make_app
-from ludus_host.sim_table import LiveTable
-from ludus_host.simboard import Simulator, load_board, parse_script
+from ludus_host.commands.sim import listen, serve, url_of
+from ludus_host.sim.server import HUB, Settings, make_app
+from ludus_host.sim.table import LiveTable
+from ludus_host.virtual.runner import Simulator, load_board, parse_script
 
 pytestmark = [pytest.mark.cpython_only, pytest.mark.slow]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -568,7 +568,7 @@ def test_the_page_fits_a_phone_with_holes_a_finger_can_hit(browser, served):
 @pytest.fixture
 def twin():
     from ludus.errors import LudusError
-    from ludus_host import pico
+    from ludus_host.emulator import harness as pico
 
     try:
         pico.assets()
@@ -960,7 +960,7 @@ def test_the_arrow_keys_go_to_the_neighbouring_holes(browser, served):
 @pytest.mark.parametrize("served", ["checkers/2"], indirect=True)
 def test_the_rules_and_what_each_bot_level_does_are_on_the_page(browser, served):
     from ludus.config import BOT_LEVELS
-    from ludus_host.sim_words import bot_words, rules_words
+    from ludus_host.sim.words import bot_words, rules_words
     from selenium.webdriver.support.ui import Select
 
     d = browser

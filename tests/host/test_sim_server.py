@@ -17,9 +17,9 @@ import urllib.request
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from ludus_host import sim_server
-from ludus_host.sim_server import HUB, MAX_MESSAGE, Settings, make_app
-from ludus_host.sim_table import Budget, ReplayStopped, replay_record, replay_script
+from ludus_host.sim import server as sim_server
+from ludus_host.sim.server import HUB, MAX_MESSAGE, Settings, make_app
+from ludus_host.sim.table import Budget, ReplayStopped, replay_record, replay_script
 from tools import ROOT, ctrl_c_as_at_a_terminal
 
 pytestmark = pytest.mark.cpython_only

@@ -95,7 +95,7 @@ def play(game, rng, max_moves=2000, on_move=None):
 
 
 # The strong bot: an opening line for a set alone at its start (SOLO_LINE, found by a wide beam search on
-# a laptop: ludus_host.checkers_book), followed while the seat's pieces stand where the line expects and
+# a laptop: ludus_host.bots.checkers_book), followed while the seat's pieces stand where the line expects and
 # its move is legal; otherwise a depth-first search over the seat's own next moves (the opponents'
 # replies not searched): every first move, then the WIDTH best by rows gained at each further level.
 # A line of moves scores the rows its pieces come nearer their targets; at its end the piece furthest

@@ -11,7 +11,7 @@ A *meaning* is a small int (``DESTINATION``, ``MISSING``...). Its entries in the
 - ``phases``: when the referee uses it (``SETUP``, ``PLAY``, ``OVER``).
 
 The names of meanings, patterns and colours and what each meaning tells the player are host-side only
-(``ludus_host.lights``, which also writes the docs table): the board never shows text.
+(``ludus_host.virtual.colours``, which also writes the docs table): the board never shows text.
 
 Patterns group meanings by what the player must do: SOLID "you may go here", SLOW_BLINK "put a piece
 here", FAST_BLINK "take this piece away", DOUBLE_FLASH "look here / press the button", RELAY_FROM then
@@ -145,7 +145,7 @@ MEANING_COUNT = const(18)
 _ALL = const(SETUP | PLAY | OVER)
 
 # colour, pattern, priority, domains, phases of each meaning; names and what each tells the player are in
-# ludus_host.lights (host side: docs/lights.md and the simulator's output).
+# ludus_host.virtual.colours (host side: docs/lights.md and the simulator's output).
 _ROWS = (
     (PLAYER_COLOUR, SOLID, 0, ON_CELL | ON_DIE, _ALL),  # none
     (PLAYER_COLOUR, SOLID, 10, ON_CELL | ON_DIE, SETUP),  # player

@@ -4,21 +4,13 @@ config.json and play scripts.
 Each input comes from a valid example, mutated (characters flipped, dropped, repeated, other scripts'
 digits and huge numbers put in, tokens swapped) or made of random text. The property: a parser gives a
 result or the project's own error (LudusError) naming the fault, within a bounded time; anything else
-is a failure, reported with its input.
-
-    ludus fuzz --cases 2000 --seed 1      # per entry point; prints one line each, and the failures
-    ludus fuzz --seconds 600              # as many as fit
-    ludus fuzz --save-corpus FILE         # the device-side inputs, for the MicroPython replay test
-"""
+is a failure, reported with its input (`ludus fuzz`, tests/host/test_fuzz.py)."""
 
 import json
 import random
-import sys
 import time
 
 from ludus.errors import LudusError, NotationError
-
-from ludus_host.args import output_file, whole
 
 ODD = [
     "\u00b2",
@@ -74,7 +66,7 @@ SEEDS = {
         "lift h2 @50\nplace h7\nexpect situation pending\nwait 3000\n",
         "start checkers/2\ndie 3\npress\nlong\npower\nflicker h7 40\nslide h7 h16 h26\n",
     ],
-    # what a page sends the simulator over its WebSocket (ludus_host.sim_server)
+    # what a page sends the simulator over its WebSocket (ludus_host.sim.server)
     "sim request": [
         '{"do": "setup", "start": "checkers/2"}',
         '{"do": "lift", "cell": "h7"}',
@@ -140,7 +132,7 @@ def entry_points():
     from ludus.record import GameRecord
     from ludus.sensing.calibration import Calibration
 
-    from ludus_host.simboard import Simulator, load_board, parse_script
+    from ludus_host.virtual.runner import Simulator, load_board, parse_script
 
     ludo_game = position(LUDO_POSITION)
     checkers_game = position(CHECKERS_START)
@@ -155,8 +147,8 @@ def entry_points():
             for _ in Simulator(board, "checkers/2").run(actions):
                 pass
 
-    from ludus_host.sim_server import Hub, Settings
-    from ludus_host.sim_table import replay_record, replay_script
+    from ludus_host.sim.server import Hub, Settings
+    from ludus_host.sim.table import replay_record, replay_script
 
     hub = Hub(Settings("checkers/2", seed="00" * 32))
 
@@ -284,33 +276,3 @@ def corpus(count=60, seed=1):
     # each input cut to 160 characters (a 5000-digit number keeps 160 of them): the corpus is read
     # whole into a 160K heap
     return {name: [t[:160] for t in cases(name, count, rng, pools[name])] for name in DEVICE_POINTS}
-
-
-def add_arguments(parser):
-    parser.add_argument("--cases", type=whole(1, 10**7), default=500, help="inputs per entry point (500)")
-    parser.add_argument("--seconds", type=whole(1, 10**6), help="fuzz for this long instead")
-    parser.add_argument("--seed", type=whole(0, 2**31 - 1), default=1, help="the random seed (1)")
-    parser.add_argument(
-        "--save-corpus",
-        metavar="FILE",
-        type=output_file,
-        help="write the device-side corpus to FILE and stop",
-    )
-
-
-def main(args):
-    if args.save_corpus:
-        from ludus_host.paths import write_atomically
-
-        write_atomically(
-            args.save_corpus, json.dumps(corpus(seed=args.seed), indent=0, ensure_ascii=True) + "\n"
-        )
-        print(args.save_corpus)
-        return 0
-    tried, failures = run(args.cases, args.seconds, args.seed)
-    for name, n in tried.items():
-        print("%-16s %7d cases" % (name, n))
-    for name, text, error in failures[:50]:
-        print("FAIL %s: %s on %r" % (name, error, text[:200]), file=sys.stderr)
-    print("%d cases, %d failures" % (sum(tried.values()), len(failures)))
-    return 1 if failures else 0

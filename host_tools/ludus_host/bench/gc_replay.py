@@ -20,7 +20,7 @@ left out."""
 import re
 import struct
 
-from ludus_host.pico import PicoError
+from ludus_host.emulator.harness import PicoError
 
 BLOCK = 16
 STACK = 64  # MICROPY_ALLOC_GC_STACK_SIZE

@@ -6,7 +6,7 @@ that may hide).
 - Cases: bench/run.py on the emulated Pico (the package as .mpy on littlefs, bench/ beside it, a soft
   reset before each case), timed by time.ticks_us there, beside the callgrind estimate and the ratio.
 - Games: the flashed firmware (main.py, the real drivers, the journal, the USB link) on the emulated
-  board, a whole game played by a table on its pins (ludus_host.pico_table); its `stats` at the end:
+  board, a whole game played by a table on its pins (ludus_host.emulator.table); its `stats` at the end:
   the loop's mean and worst iteration, the worst collection, the least heap left after one; the
   whole way from a magnet leaving a sensor to the last LED latched.
 - Power cuts: many random cuts through a checkers game, each during a flash program or erase.
@@ -21,9 +21,10 @@ import subprocess
 import sys
 import time
 
-from ludus_host import gc_replay, pico
+from ludus_host.bench import gc_replay
+from ludus_host.emulator import harness as pico
+from ludus_host.emulator.table import PRESS_MS
 from ludus_host.paths import BENCH, ROOT
-from ludus_host.pico_table import PRESS_MS
 
 # (case, reps on the emulated Pico, the case whose time is subtracted, target, what)
 PICO_PLAN = (
@@ -62,7 +63,7 @@ PICO_PLAN = (
 def bench_tree(out_dir):
     """The files-mode tree without main.py (the REPL stays free), bench/ compiled beside it, and the
     board files where the cases look for them."""
-    from ludus_host import device_tree
+    from ludus_host.build import flash_tree as device_tree
     from ludus_host.paths import find_tool
 
     device_tree.stage(out_dir, json.dumps({"board": "checkers", "game": "checkers"}))
@@ -106,7 +107,7 @@ def cases(only=None, callgrind=True, log=sys.stderr, emulation=None):
     emulation: EmulatedPico's options (xip, worst_erase)."""
     from ludus.board.definition import BoardDefinition
 
-    from ludus_host import cmd_bench
+    from ludus_host.bench import engine as cmd_bench
 
     tree = bench_tree(os.path.join(ROOT, "build", "pico-bench", "tree"))
     board = BoardDefinition.load(os.path.join(ROOT, "hardware", "boards", "checkers.json"))
@@ -172,7 +173,7 @@ def _estimate(cmd_bench, case, subtract):
 
 
 def _game_tree(board_name, game, mode, part="game"):
-    from ludus_host import device_tree
+    from ludus_host.build import flash_tree as device_tree
 
     out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s" % (part, board_name, mode))
     device_tree.stage(out, json.dumps({"board": board_name, "game": game}), mode=mode)
@@ -208,11 +209,11 @@ def whole_game(
 ):
     """The flashed firmware through a whole game on the emulated board: the figures (a dict). reach_ms:
     the board left alone before each turn; press_ms: how long a die press lasts
-    (ludus_host.pico_table.PicoTable); emulation: EmulatedPico's options (xip, worst_erase)."""
+    (ludus_host.emulator.table.PicoTable); emulation: EmulatedPico's options (xip, worst_erase)."""
     from ludus.config import read_config
 
-    from ludus_host.pico_table import PicoTable
-    from ludus_host.simboard import load_board
+    from ludus_host.emulator.table import PicoTable
+    from ludus_host.virtual.runner import load_board
 
     board = load_board(board_name)
     tree = _game_tree(board_name, game, mode)
@@ -336,8 +337,8 @@ def power_cuts(count, seed=2026, log=sys.stderr, emulation=None):
     came back, counted. TableError at the first that breaks the journal's promise."""
     from ludus.config import read_config
 
-    from ludus_host.pico_table import PicoTable, TableError, play_until_cut, power_back
-    from ludus_host.simboard import load_board
+    from ludus_host.emulator.table import PicoTable, TableError, play_until_cut, power_back
+    from ludus_host.virtual.runner import load_board
 
     rng = random.Random(seed)
     board = load_board("checkers")
@@ -484,7 +485,7 @@ def heap_census(board_name, game, mode, emulation=None):
     a collection timed at each. A dict."""
     from ludus.config import read_config
 
-    from ludus_host.simboard import load_board
+    from ludus_host.virtual.runner import load_board
 
     board = load_board(board_name)
     tree = _game_tree(board_name, game, mode, part="heap")
@@ -558,14 +559,14 @@ RESTORES = (("ludo52", "ludo/classic", "ludo/classic/4", 900), ("checkers", "che
 
 def restore_figures(board_name, game, start, actions, mode, emulation=None):
     """Boot the flashed tree with START unfinished after ACTIONS actions in its journal, as after a
-    power cut (ludus_host.journal_flash), then ask for a finished game of the same start played to its
-    end: the restore's figures (the firmware's `journal` event), the watchdog's longest gap between
+    power cut (ludus_host.emulator.journal_flash), then ask for a finished game of the same start played
+    to its end: the restore's figures (the firmware's `journal` event), the watchdog's longest gap between
     feeds (the harness times them), and the `games` reply's time."""
     from ludus.config import read_config
 
-    from ludus_host import pico
-    from ludus_host.journal_flash import journal_game, journal_image, journal_offset
-    from ludus_host.simboard import load_board
+    from ludus_host.emulator import harness as pico
+    from ludus_host.emulator.journal_flash import journal_game, journal_image, journal_offset
+    from ludus_host.virtual.runner import load_board
 
     tree = _game_tree(board_name, game, mode, part="restore")
     with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
@@ -760,9 +761,9 @@ def run(args, out=sys.stdout):
         for c in census:
             m = c["marking"]
             print(
-                "  %s, %s: its marking replayed (ludus_host.gc_replay): from the REPL %d overflows, %d words"
-                " scanned, %d of them again; led by ludus.heap %d overflows, %d words; one started by"
-                " MicroPython in the referee's code %d overflows, %d words, under main.py's exec() %d, %d"
+                "  %s, %s: its marking replayed (ludus_host.bench.gc_replay): from the REPL %d overflows,"
+                " %d words scanned, %d of them again; led by ludus.heap %d overflows, %d words; one started"
+                " by MicroPython in the referee's code %d overflows, %d words, under main.py's exec() %d, %d"
                 % (
                     c["preset"],
                     c["mode"],

@@ -30,7 +30,7 @@ def _played(hub):
 
 def beats(count=2000):
     """µs per beat of the clock (mean, worst): each beat runs 20 ms of the board."""
-    from ludus_host.sim_server import Hub, Settings
+    from ludus_host.sim.server import Hub, Settings
 
     hub = Hub(Settings("checkers/2", seed=SEED))
     _played(hub)
@@ -47,7 +47,7 @@ def beats(count=2000):
 async def _round_trips(count):
     from aiohttp.test_utils import TestClient, TestServer
 
-    from ludus_host.sim_server import Settings, make_app
+    from ludus_host.sim.server import Settings, make_app
 
     client = TestClient(TestServer(make_app(Settings("checkers/2", seed=SEED))))
     await client.start_server()
@@ -92,7 +92,7 @@ def round_trips(count=40):
 
 def replay():
     """ms to replay examples/checkers-jump-chain.play into steps (the page's Replay), and the steps."""
-    from ludus_host.sim_table import replay_script
+    from ludus_host.sim.table import replay_script
 
     with open(os.path.join(ROOT, "examples", "checkers-jump-chain.play"), encoding="utf-8") as f:
         text = f.read()

@@ -19,9 +19,10 @@ import json
 import math
 import os
 
-from ludus_host import boards, magnetics
+from ludus_host.boards import definitions as boards
+from ludus_host.boards import magnetics
+from ludus_host.boards.magnetics import Magnet, SensingDesign, Stack, Switch
 from ludus_host.circuit import designators as ref
-from ludus_host.magnetics import Magnet, SensingDesign, Stack, Switch
 from ludus_host.paths import board_file, write_atomically
 
 BOARDS = ("checkers", "ludo52", "ludo40", "ludo56")
@@ -381,9 +382,10 @@ def _sensing(d, pieces):
         ),
         "",
         "The capture radius is how far off a cell's centre a piece is still seen (the field of the whole"
-        " disc, off its axis: ludus_host.magnetics). Alone: nominal gap and magnet. Worst: the widest gap,"
-        " the weakest magnet, and the %d cells nearest holding pieces with the strongest magnets at the"
-        " narrowest gap, whose fields oppose (they push the sensor away from switching)." % (pieces - 1),
+        " disc, off its axis: ludus_host.boards.magnetics). Alone: nominal gap and magnet. Worst: the"
+        " widest gap, the weakest magnet, and the %d cells nearest holding pieces with the strongest"
+        " magnets at the narrowest gap, whose fields oppose (they push the sensor away from switching)."
+        % (pieces - 1),
         "",
         "| cells | count | nearest other cell | capture radius alone | worst | a hand's placement"
         " | strongest opposing field on an empty cell |",

@@ -1,8 +1,11 @@
-"""Bot against bot: one game of Ludo or Chinese Checkers played by the firmware's bots (ludus.bots), with
-the time each decision took, for `ludus arena`. A game is named like a referee preset: `ludo/danish/4`,
-`ludo/classic` (4 players), `checkers/2`, `checkers/2x3`, or `checkers/solo` (one set alone on the board,
-counted in moves to bring it home)."""
+"""Bot against bot: games of Ludo or Chinese Checkers played by the firmware's bots (ludus.bots) with the
+time each decision took, and many seeded games on every core with win rates (`ludus arena`). A game is
+named like a referee preset: `ludo/danish/4`, `ludo/classic` (4 players), `checkers/2`, `checkers/2x3`,
+or `checkers/solo` (one set alone on the board, counted in moves to bring it home)."""
 
+import multiprocessing
+import os
+import sys
 import time
 
 from ludus.errors import ConfigError
@@ -184,3 +187,93 @@ def wilson(wins, games, z=1.96):
     centre = (p + z * z / (2 * games)) / d
     half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / d
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+_ARENA = None
+
+
+def _init(game, seats, no_line=False):
+    global _ARENA
+    _ARENA = Arena(game, seats, no_line=no_line)
+
+
+def _one(job):
+    index, seed = job
+    assert _ARENA is not None
+    return _ARENA.play(index, seed)
+
+
+def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None):
+    """Play `games` games of `game` (a name Arena takes) with the bots `seats`; progress on stderr. The
+    summary dict the JSON line carries."""
+    arena = Arena(game, seats, no_line=no_line)  # checked here, so a bad name fails before any worker
+    jobs = jobs or os.cpu_count() or 1
+    work = [(i, seed) for i in range(games)]
+    n = len(arena.seats)
+    wins = [0] * n
+    spent = [0.0] * n
+    counts = [0] * n
+    finish = []
+    unfinished = 0
+    start = time.perf_counter()
+    last = 0.0
+    label = label or game
+
+    def add(result):
+        nonlocal unfinished
+        winner, moves, s, c = result
+        if winner < 0:
+            unfinished += 1
+        else:
+            wins[winner] += 1
+            if arena.solo:
+                finish.append(moves)
+        for i in range(n):
+            spent[i] += s[i]
+            counts[i] += c[i]
+
+    def progress(done, final=False):
+        nonlocal last
+        now = time.perf_counter()
+        if final or now - last >= 1.0:
+            last = now
+            print(
+                "arena %s: %d/%d games, %.0f s" % (label, done, games, now - start),
+                file=sys.stderr,
+                flush=True,
+            )
+
+    if jobs == 1 or games < 4:
+        for k, job in enumerate(work, 1):
+            add(arena.play(*job))
+            progress(k)
+    else:
+        ctx = multiprocessing.get_context("fork")
+        chunk = max(1, min(50, games // (jobs * 8)))
+        with ctx.Pool(jobs, initializer=_init, initargs=(game, seats, no_line)) as pool:
+            for k, result in enumerate(pool.imap_unordered(_one, work, chunksize=chunk), 1):
+                add(result)
+                progress(k)
+    progress(games, final=True)
+    out = {"game": game, "games": games, "seed": seed, "unfinished": unfinished, "seats": []}
+    if no_line:
+        out["no_line"] = True
+    for i, level in enumerate(arena.seats):
+        low, high = wilson(wins[i], games)
+        out["seats"].append(
+            {
+                "bot": level,
+                "wins": wins[i],
+                "win_rate": round(wins[i] / games, 4),
+                "ci95": [round(low, 4), round(high, 4)],
+                "mean_decision_ms": round(1000 * spent[i] / counts[i], 3) if counts[i] else None,
+            }
+        )
+    if arena.solo:
+        out["moves_to_finish"] = (
+            {"mean": round(sum(finish) / len(finish), 2), "min": min(finish), "max": max(finish)}
+            if finish
+            else None
+        )
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    return out

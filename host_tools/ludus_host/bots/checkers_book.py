@@ -7,7 +7,7 @@ gives the line. Width 4,000 finds 27 moves, the proven minimum (G. I. Bell, INTE
 about half a minute on a laptop; that is far beyond what the board's search can do in a move, hence the
 line.
 
-    python -m ludus_host.checkers_book          # prints SOLO_LINE as the firmware holds it
+    python -m ludus_host.bots.checkers_book          # prints SOLO_LINE as the firmware holds it
 """
 
 import argparse

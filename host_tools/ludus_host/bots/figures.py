@@ -2,17 +2,17 @@
 lines kept in docs/bots-figures.json, and the plot of win rate by level (docs/bots-win-rates.svg) drawn
 from them.
 
-    python -m ludus_host.arena_figures                 # the docs' figures: 10,000 Ludo games a run
-    python -m ludus_host.arena_figures --scale 0.1     # a tenth of the games, for a quick look
-    python -m ludus_host.arena_figures --plot-only     # the plot again from docs/bots-figures.json
-    python -m ludus_host.arena_figures --only checkers # the Chinese Checkers runs again, the rest kept
+    python -m ludus_host.bots.figures                 # the docs' figures: 10,000 Ludo games a run
+    python -m ludus_host.bots.figures --scale 0.1     # a tenth of the games, for a quick look
+    python -m ludus_host.bots.figures --plot-only     # the plot again from docs/bots-figures.json
+    python -m ludus_host.bots.figures --only checkers # the Chinese Checkers runs again, the rest kept
 """
 
 import argparse
 import json
 import os
 
-from ludus_host.cmd_arena import play_games
+from ludus_host.bots.arena import play_games
 from ludus_host.paths import ROOT, write_atomically
 
 FIGURES = os.path.join(ROOT, "docs", "bots-figures.json")

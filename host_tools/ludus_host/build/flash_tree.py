@@ -19,7 +19,7 @@ import shutil
 from ludus.config import read_config
 from ludus.errors import LudusError
 
-from ludus_host.firmware_image import compile_file, compile_package, romfs_image
+from ludus_host.build.image import compile_file, compile_package, romfs_image
 from ludus_host.paths import FIRMWARE, board_file
 
 ROMFS_BYTES = 256 * 1024  # the RPI_PICO_ROMFS partition (../shared/pico): flash 0x60000..0xA0000

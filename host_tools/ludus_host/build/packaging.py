@@ -5,7 +5,7 @@
 - firmware/package.json, for `mip` (mpremote mip install URL/firmware/package.json, or mip.install on
   the device), which copies the source files into /lib.
 
-Both carry the version of ludus.__version__. They are committed; `python -m ludus_host.packaging`
+Both carry the version of ludus.__version__. They are committed; `python -m ludus_host.build.packaging`
 writes them anew, and a test fails when they disagree with the tree.
 """
 
@@ -44,8 +44,8 @@ def manifest_text(files=None):
     lines = [
         "# The Ludus firmware, for freezing into a MicroPython build:",
         "#     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$PWD/firmware/manifest.py",
-        "# Written by `python -m ludus_host.packaging` from the file list package.json also has: do not",
-        "# edit by hand. opt=3 leaves out asserts and line numbers, as mpy-cross -O3 would.",
+        "# Written by `python -m ludus_host.build.packaging` from the file list package.json also has:",
+        "# do not edit by hand. opt=3 leaves out asserts and line numbers, as mpy-cross -O3 would.",
         "",
         "# the port's own frozen modules first: without them the build has no _boot.py (which mounts",
         "# the file system, where main.py and config.json live) and no rp2 module",
@@ -95,7 +95,9 @@ def main(argv=None):
         if not check:
             write_atomically(path, text)
     if check and stale:
-        print("out of date: %s (run python -m ludus_host.packaging)" % ", ".join(stale), file=sys.stderr)
+        print(
+            "out of date: %s (run python -m ludus_host.build.packaging)" % ", ".join(stale), file=sys.stderr
+        )
         return 1
     for path in stale:
         print("wrote", path)

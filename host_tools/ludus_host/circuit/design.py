@@ -20,7 +20,7 @@ from typing import Any
 from ludus.board.definition import BoardDefinition
 from ludus.config import defaults
 
-from ludus_host import boards
+from ludus_host.boards import definitions as boards
 from ludus_host.circuit import designators as ref
 from ludus_host.circuit import parts
 from ludus_host.circuit.parts import PartSpec

@@ -13,8 +13,8 @@ import sys
 
 from ludus.errors import BoardDefinitionError, ConfigError
 
-from ludus_host import boards
 from ludus_host.args import decimal, output_file, output_folder, refuse_overwriting, whole
+from ludus_host.boards import definitions as boards
 from ludus_host.paths import check_json, read_text, write_atomically
 from ludus_host.pcb import FINISHED
 
@@ -156,7 +156,7 @@ def run(args):
         _load(args.file)
         d = boards.load(args.file)
         if args.svg:
-            from ludus_host import hardware
+            from ludus_host.boards import documents as hardware
 
             draw = {"layout": boards.draw_svg, "drill": hardware.drill_svg, "chains": hardware.chains_svg}
             try:
@@ -183,7 +183,7 @@ def run(args):
         print("%d files written" % len(paths))
         return 0
     if args.action in ("hardware", "circuit"):
-        from ludus_host import hardware
+        from ludus_host.boards import documents as hardware
         from ludus_host.circuit import outputs
 
         write = hardware.write_all if args.action == "hardware" else outputs.write_all

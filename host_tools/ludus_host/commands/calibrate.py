@@ -24,9 +24,9 @@ from ludus.calibrate import CalibrationError, Wizard
 from ludus.errors import LudusError
 
 from ludus_host.args import output_folder, refuse_overwriting
-from ludus_host.cmd_monitor import AGAIN_S, Link, LinkReset, answers
+from ludus_host.link.client import AGAIN_S, Link, LinkReset, answers
 from ludus_host.paths import read_text, write_atomically
-from ludus_host.simboard import load_board
+from ludus_host.virtual.runner import load_board
 
 OUTPUTS = ("wiring-%s.json", "calibration-%s.json", "levels-%s.svg", "calibration-progress-%s.json")
 PART = 700  # characters of a file per `file` command (a link line holds 1,024 bytes)
@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class SerialPort:
-    """The wizard's port on a real link (ludus_host.cmd_monitor.Link): a command and its reply. A board
+    """The wizard's port on a real link (ludus_host.link.client.Link): a command and its reply. A board
     that resets (its USB port goes away and comes back) is asked again once it is back."""
 
     def __init__(self, link, wait_s=5.0):
@@ -57,7 +57,7 @@ class SerialPort:
 
     def ask(self, cmd, again=True, every_s=None, **fields):
         """The reply to cmd; CalibrationError if refused or unanswered in wait_s (again, every_s: as
-        for ludus_host.cmd_monitor.answers; LinkReset when the board reset and again is False)."""
+        for ludus_host.link.client.answers; LinkReset when the board reset and again is False)."""
         self.ident += 1
         req = {"cmd": cmd, "id": "cal-%d" % self.ident}
         req.update(fields)

@@ -15,7 +15,7 @@ from ludus.record import GameRecord
 
 from ludus_host.args import decimal, output_file, whole
 from ludus_host.paths import AtomicWriter
-from ludus_host.render_checkers import legend, render
+from ludus_host.virtual.terminal import legend, render
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -145,7 +145,7 @@ def add_arguments(parser):
 def _setup(args):
     from ludus.config import read_config
 
-    from ludus_host.simboard import load_board
+    from ludus_host.virtual.runner import load_board
 
     refuse_overwriting(
         [("--flash-image", args.flash_image), ("--link", args.link)],
@@ -203,7 +203,7 @@ def _start_channels(board, config):
 
 
 def run(args):
-    from ludus_host import pico
+    from ludus_host.emulator import harness as pico
 
     config, board, name = _setup(args)
     folder = os.path.join(ROOT, "build", "emulate")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from ludus_host.args import OverwriteError, inside
-from ludus_host.device_tree import FlashError, operations, stage
+from ludus_host.build.flash_tree import FlashError, operations, stage
 from ludus_host.paths import ROOT, read_text
 
 

@@ -15,9 +15,9 @@ from ludus.errors import LudusError
 from ludus.record import GameRecord
 
 from ludus_host.args import decimal, output_folder, whole
-from ludus_host.cmd_monitor import Link, LinkReset, answers
-from ludus_host.cmd_season import text_of
+from ludus_host.link.client import Link, LinkReset, answers
 from ludus_host.paths import write_atomically
+from ludus_host.records.season import text_of
 
 
 class GamesError(LudusError):

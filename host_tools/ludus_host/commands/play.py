@@ -9,8 +9,8 @@ from ludus.errors import BoardDefinitionError, NotationError
 
 from ludus_host.args import is_digits, whole
 from ludus_host.paths import board_names, read_text
-from ludus_host.sim_words import log_line, prompt
-from ludus_host.simboard import Simulator, load_board, parse_script
+from ludus_host.sim.words import log_line, prompt
+from ludus_host.virtual.runner import Simulator, load_board, parse_script
 
 
 def add_arguments(parser):
@@ -121,7 +121,8 @@ def _on_the_pico(args, text, board, board_name):
     # the script recorded tick by tick here, replayed as pin levels on the emulated Pico running the
     # flashed firmware with its test hooks (forced dice, `start` positions), and the referee's events
     # and LED frames of both runs compared
-    from ludus_host import pico, tape
+    from ludus_host.emulator import harness as pico
+    from ludus_host.virtual import tape
 
     if args.seed not in (None, DEFAULT_SEED) or args.analog or args.turn_clock or args.settle_ms != 200:
         raise NotationError(
@@ -148,7 +149,7 @@ def _on_the_pico(args, text, board, board_name):
 def pico_tree(board_name, game):
     """The tree `ludus play --pico` runs: `ludus flash`'s files mode with the test hooks, at the
     brightness `ludus play` shows (full), in build/pico-tree-BOARD."""
-    from ludus_host.device_tree import stage
+    from ludus_host.build.flash_tree import stage
     from ludus_host.paths import ROOT
 
     tree = os.path.join(ROOT, "build", "pico-tree-" + board_name)
@@ -180,7 +181,7 @@ def compare(items, report, board):
     from ludus.hw.pixels import gamma_table
     from ludus.light.palette import MEANING_PATTERN, SOLID
 
-    from ludus_host.lights import MEANING_NAMES
+    from ludus_host.virtual.colours import MEANING_NAMES
 
     here = [e for e in items if "event" in e and e["event"] not in DEVICE_EVENTS]
     there = [e for e in report["events"] if "event" in e and e["event"] not in DEVICE_EVENTS]

@@ -20,7 +20,7 @@ import webbrowser
 from ludus.errors import LudusError
 
 from ludus_host.args import whole
-from ludus_host.sim_table import GAMES, SPEEDS
+from ludus_host.sim.table import GAMES, SPEEDS
 
 DEFAULT_PORT = 8765
 
@@ -144,7 +144,7 @@ async def serve(app, sock, ready=None):
 def run(args):
     from ludus.referee.presets import split_preset
 
-    from ludus_host.sim_server import Settings, make_app
+    from ludus_host.sim.server import Settings, make_app
 
     if args.seed is not None:
         try:

@@ -5,27 +5,16 @@ into the REPL, the dice re-committed, the game abandoned)."""
 
 import argparse
 
-from ludus.errors import NotationError
 from ludus.record import GameRecord
 
-from ludus_host.paths import check_json, read_text
-from ludus_host.record_words import notes_lines
+from ludus_host.records.files import load
+from ludus_host.records.notes import notes_lines
 
 SHOWN = 10  # mismatches listed; the rest are counted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="GAME_RECORD", help="a game record JSON file, or - for stdin")
-
-
-def load(path: str) -> GameRecord:
-    """The record in a file (or stdin for '-'); NotationError naming the file for anything wrong."""
-    text = read_text(path, "record")
-    check_json(text, "record", path)
-    try:
-        return GameRecord.from_json(text)
-    except NotationError as exc:
-        raise NotationError("%s: %s" % (path, exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

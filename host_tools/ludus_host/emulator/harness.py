@@ -157,7 +157,7 @@ MAX_SESSION_MS = 10 * 60 * 1000  # the emulator runs every millisecond of it, at
 
 
 def session_from_ticks(ticks, board, offset_ms=200):
-    """The harness's steps for a tape of ludus play ticks (ludus_host.tape): each change of the sensor
+    """The harness's steps for a tape of ludus play ticks (ludus_host.virtual.tape): each change of the sensor
     lines at its time (a magnet pulls a line low), each press held as the button driver needs it
     (a short press let go at its tick, a long one held 800 ms before it), forced dice and positions
     set up by `start` as the test hooks' commands (a tree staged with test_hooks), a `power` line as

@@ -4,7 +4,7 @@ the board top has there, and which parts form the controller and each chip's gro
 
 import os
 
-from ludus_host import hardware
+from ludus_host.boards import documents as hardware
 from ludus_host.circuit import designators as ref
 from ludus_host.circuit import netlist, outputs
 from ludus_host.pcb import footprints

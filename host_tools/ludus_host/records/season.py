@@ -1,46 +1,22 @@
-"""A club's season table from its games' records: league points by place (the Danish club's 3, 2, 1
-and 0 by default), best first, with the groups still tied; a game between exactly the players of a
-tied group is their play-off and settles it.
+"""A club's season table from its games' records (docs/club.md): league points by place, best first, the
+groups still tied, and a game between exactly the players of a tied group counted as their play-off;
+as text and as CSV. The board counts the same table with ludus.ludo.season."""
 
-    ludus season games/*.json                 # the table, in the order the records are given
-    ludus season games/*.json --csv table.csv # for a spreadsheet (--json too)
-
-Every record must be a finished Ludo game of the season's rule set (--rules, default danish) that
-`ludus verify` accepts; any other is named with what is wrong, and no table is printed. Players are
-known by the names their records carry (a record without names: by the seats' colours), and the same
-game given twice is refused. What the records note besides the play (a seat renamed or handed to a bot,
-the board stopped into the REPL) is listed under the table. The board counts the same table as games
-end (docs/club.md)."""
-
-import argparse
 import csv
 import io
-import json
-import sys
 
-from ludus.errors import LudusError, NotationError
+from ludus.errors import LudusError
 from ludus.ludo.geometry import COLOURS
-from ludus.ludo.season import Season, points_of, rules_of
+from ludus.ludo.season import Season, rules_of
 
-from ludus_host.args import output_file, refuse_overwriting
-from ludus_host.paths import write_atomically
-from ludus_host.record_words import notes_lines
+from ludus_host.records.files import load
+from ludus_host.records.notes import notes_lines
 
 PLACE_NAMES = ("1st", "2nd", "3rd", "4th")
 
 
 class SeasonError(LudusError):
     """Records that cannot make a season: each named with its fault."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("records", nargs="+", metavar="RECORD", help="game record files, in playing order")
-    parser.add_argument("--rules", default="danish", help="the season's rule set (default danish)")
-    parser.add_argument(
-        "--no-playoffs", action="store_true", help="count every game as a league game, none as a play-off"
-    )
-    parser.add_argument("--csv", metavar="FILE", type=output_file, help="also write the table as CSV")
-    parser.add_argument("--json", metavar="FILE", type=output_file, help="also write the table as JSON")
 
 
 def record_players(record, game=None):
@@ -67,8 +43,6 @@ class Game:
 
 def read_game(path, rules):
     """The game in a record file, or SeasonError naming the file and its fault."""
-    from ludus_host.cmd_verify import load
-
     try:
         record = load(path)
     except LudusError as exc:
@@ -141,33 +115,3 @@ def csv_of(result):
             [row["rank"], row["player"], row["points"], row["games"], *row["places"], int(row["tied"])]
         )
     return buf.getvalue()
-
-
-def run(args: argparse.Namespace) -> int:
-    refuse_overwriting(
-        [("--csv", args.csv), ("--json", args.json)], [("a record", path) for path in args.records]
-    )
-    try:
-        points = points_of(args.rules)
-    except LudusError as exc:
-        raise NotationError("--rules %s: %s" % (args.rules, exc)) from None
-    games = []
-    faults = []
-    for path in args.records:
-        try:
-            games.append(read_game(path, args.rules))
-        except SeasonError as exc:
-            faults.append(str(exc))
-    if faults:
-        for fault in faults[:-1]:
-            print("ludus season: %s" % fault, file=sys.stderr)
-        raise SeasonError(
-            faults[-1] + (" (%d records refused: no table)" % len(faults) if len(faults) > 1 else "")
-        )
-    result = season(games, args.rules, points, playoffs=not args.no_playoffs)
-    print(text_of(result, args.rules))
-    if args.csv:
-        write_atomically(args.csv, csv_of(result))
-    if args.json:
-        write_atomically(args.json, json.dumps(result, indent=1) + "\n")
-    return 0

@@ -5,7 +5,7 @@ pieces and die button become pin levels and the LED frames are decoded from the 
 Both speak the board's USB protocol (docs/usb-protocol.md): its events are the log, the `state` and
 `journal` replies give the position and the moves, and the LEDs are the firmware's own frame (the
 `frame` command on a board; the WS2812 chain decoded on the emulated Pico). The page's state has the
-same keys as ludus_host.sim_table.LiveTable's, so one page shows all three. Neither knows the meaning of
+same keys as ludus_host.sim.table.LiveTable's, so one page shows all three. Neither knows the meaning of
 each lit LED (the firmware sends colours, not meanings), so the page shows no signs beside them."""
 
 import json
@@ -17,7 +17,7 @@ from ludus.errors import LudusError, NotationError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
-from ludus_host.sim_table import (
+from ludus_host.sim.table import (
     CUES,
     MAX_CUES,
     MAX_LOG,
@@ -27,8 +27,8 @@ from ludus_host.sim_table import (
     pieces_of,
     seats_in_play,
 )
-from ludus_host.sim_words import in_rolloff, seat_colour, who, words
-from ludus_host.simboard import SimBoard, game_colours, load_board
+from ludus_host.sim.words import in_rolloff, seat_colour, who, words
+from ludus_host.virtual.runner import SimBoard, game_colours, load_board
 
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
 LEVELS_POLL_MS = 250  # ... and for its sensors
@@ -129,7 +129,7 @@ class _Shown:
     def _words(self, item):
         try:
             if item.get("event") in DEVICE_EVENTS:
-                from ludus_host.cmd_monitor import describe
+                from ludus_host.link.words import describe
 
                 return describe(item)
             return words(item, self.adapter, self.game, rolloff=in_rolloff(self.game))
@@ -191,13 +191,13 @@ class _Shown:
 
 
 class DeviceMirror:
-    """A board on a serial port (or exec:COMMAND, ludus_host.cmd_monitor.Link), shown live; the page
+    """A board on a serial port (or exec:COMMAND, ludus_host.link.client.Link), shown live; the page
     cannot move its pieces."""
 
     mirror = "device"
 
     def __init__(self, port, link=None, wiring=None):
-        from ludus_host.cmd_monitor import Link
+        from ludus_host.link.client import Link
 
         self.port = port
         self.link = link or Link(port)
@@ -368,9 +368,9 @@ class PicoTwin:
     RUN_MS = 40  # emulated time per beat of the page's clock
 
     def __init__(self, preset, board_name=None, say=None):
-        from ludus_host.device_tree import stage
-        from ludus_host.pico import assets, booted_pico, fs_image, node
-        from ludus_host.sim_table import board_for
+        from ludus_host.build.flash_tree import stage
+        from ludus_host.emulator.harness import assets, booted_pico, fs_image, node
+        from ludus_host.sim.table import board_for
 
         # what the emulator needs, first: without it, one line says so before anything is compiled
         assets()

@@ -27,7 +27,7 @@ from ludus.errors import LudusError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
-from ludus_host.sim_table import (
+from ludus_host.sim.table import (
     GAMES,
     SPEEDS,
     Budget,
@@ -40,7 +40,7 @@ from ludus_host.sim_table import (
     replay_script,
     seats_in_play,
 )
-from ludus_host.sim_words import bot_words, rules_words, start_words
+from ludus_host.sim.words import bot_words, rules_words, start_words
 
 FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
 MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
@@ -51,7 +51,7 @@ SEND_S = 10.0  # the longest one message may take to leave: a page that reads no
 HEARTBEAT_S = 20.0  # a page that answers no ping in half this is closed
 REPLAYS_WAITING = 2  # replays waiting behind the one that runs; more are refused (503)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-STATIC = "sim_static"
+STATIC = "static"
 PAGE_FILES = ("index.html", "sim.js", "sim.css")
 
 
@@ -98,14 +98,14 @@ class Hub:
         self.replay_thread = ThreadPoolExecutor(1, thread_name_prefix="sim-replay")
         self.replays = 0  # replays running or waiting
         self.club = Club()  # the names and seasons, kept from table to table
-        # a LiveTable, or one of ludus_host.sim_mirror's: the same few methods and state() keys
+        # a LiveTable, or one of ludus_host.sim.mirror's: the same few methods and state() keys
         self.table: Any
         if settings.device:
-            from ludus_host.sim_mirror import DeviceMirror
+            from ludus_host.sim.mirror import DeviceMirror
 
             self.table = DeviceMirror(settings.device, wiring=settings.wiring)
         elif settings.pico:
-            from ludus_host.sim_mirror import PicoTwin
+            from ludus_host.sim.mirror import PicoTwin
 
             self.table = PicoTwin(settings.preset, settings.board, say=settings.say)
         else:
@@ -362,7 +362,7 @@ async def _close_sockets(app):
 
 
 def _static_text(name):
-    return resources.files("ludus_host").joinpath(STATIC, name).read_bytes()
+    return resources.files("ludus_host.sim").joinpath(STATIC, name).read_bytes()
 
 
 _TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css"}

@@ -1,5 +1,5 @@
 """The browser simulator's table: the firmware's referee, its light scene and its button driver, run in
-this process against a simulated board (ludus_host.simboard) and the clock, and the replays of a play
+this process against a simulated board (ludus_host.virtual.runner) and the clock, and the replays of a play
 script or a game record as steps the page can show.
 
     table = LiveTable("ludo/classic/4")
@@ -27,8 +27,8 @@ from ludus.record import GameRecord
 from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
-from ludus_host import lights, paths
-from ludus_host.sim_words import (
+from ludus_host import paths
+from ludus_host.sim.words import (
     details,
     in_rolloff,
     move_places,
@@ -38,7 +38,8 @@ from ludus_host.sim_words import (
     waiting_rolls,
     words,
 )
-from ludus_host.simboard import (
+from ludus_host.virtual import colours as lights
+from ludus_host.virtual.runner import (
     PIECE_COLOURS,
     TICK_MS,
     SimBoard,
@@ -88,7 +89,7 @@ class Club:
         Ludo or was counted already."""
         from ludus.ludo.season import KEY_DIGITS, Season, rules_of
 
-        from ludus_host.cmd_season import record_players
+        from ludus_host.records.season import record_players
 
         rules = rules_of(record.start)
         if rules is None or record.result is None:

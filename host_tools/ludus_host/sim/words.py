@@ -3,7 +3,7 @@ as sentences, what the players are to do now, a rule set's short rules and what 
 
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
 
-from ludus_host import lights
+from ludus_host.virtual import colours as lights
 
 # ---- seats -----------------------------------------------------------------------------------------------
 

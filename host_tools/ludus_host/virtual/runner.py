@@ -21,9 +21,10 @@ from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 from ludus.sensing import Occupancy
 from ludus.sensing.calibration import Calibration
 
-from ludus_host import lights, paths
+from ludus_host import paths
 from ludus_host.args import is_digits
-from ludus_host.sim_words import in_rolloff, words
+from ludus_host.sim.words import in_rolloff, words
+from ludus_host.virtual import colours as lights
 
 TICK_MS = 10
 GAP_MS = 400  # the hand's pause after each action: longer than the default settle time
@@ -440,7 +441,7 @@ class Simulator:
         self.narrate = False  # each event item also has its `words` (ludus play --words)
         self.bots = {}  # the seats the board plays, as config.json's `bots` names them
         self.players = {}  # what the players are called, as config.json's `names` has them
-        self.budget = None  # a replay's bound on its work (ludus_host.sim_table.Budget), checked each tick
+        self.budget = None  # a replay's bound on its work (ludus_host.sim.table.Budget), checked each tick
         self.referee = self._new_referee()
 
     def _new_referee(self):
@@ -512,7 +513,7 @@ class Simulator:
         return changed, self.referee.take_events()
 
     def words(self, event):
-        """An event of the last tick in words, as the simulator's page writes it (ludus_host.sim_words)."""
+        """An event of the last tick in words, as the simulator's page writes it (ludus_host.sim.words)."""
         ref = self.referee
         players = ref.record.players if ref.record is not None else None
         return words(event, ref.adapter, ref.game, players, self.rolloff)

@@ -8,7 +8,7 @@ and the power cuts, together with what `ludus play` printed.
 
 import json
 
-from ludus_host.simboard import NO_PRESS, Simulator, load_board, parse_script
+from ludus_host.virtual.runner import NO_PRESS, Simulator, load_board, parse_script
 
 
 class RecordingSimulator(Simulator):

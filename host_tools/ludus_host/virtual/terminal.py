@@ -4,7 +4,7 @@ ANSI colours per seat when asked for, and the last move's holes marked."""
 from ludus.checkers.geometry import COL, HOLE_COUNT, ROW, ROW_LENGTHS, SET_LETTERS
 from ludus.light.palette import checkers_colour
 
-from ludus_host.lights import COLOUR_NAMES
+from ludus_host.virtual.colours import COLOUR_NAMES
 
 # ANSI SGR foreground codes of the palette's colours (by colour id): each seat is drawn in the colour
 # the board's LEDs give it, the colour of the point its first set starts in.
