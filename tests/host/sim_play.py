@@ -2,7 +2,7 @@
 carried out colour by colour, every seat a bot with a person carrying out what the board lights."""
 
 from ludus.games import position
-from ludus_host.virtual.runner import game_colours
+from ludus_host.virtual.board import game_colours
 
 
 def press(table, held=100, rest=400):
@@ -26,7 +26,7 @@ def carry_out(t, move_text):
     after_game.push(after_game.parse_move(move_text))
     before, after = counts_of(game), counts_of(after_game)
     want = game_colours(t.referee.adapter, after_game)
-    board, sim = t.board, t.sim.sim
+    board, sim = t.board, t.sim.physical
     puts = []
     for p, name in enumerate(game.place_names):
         cells = [board.cell_id(c) for c in board.cells_of_place(board.place_id(name))]

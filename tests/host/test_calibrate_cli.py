@@ -74,7 +74,7 @@ def test_stopped_half_way_it_goes_on_from_there_the_next_time(tmp_path):
 
 def test_ludus_play_lays_a_wiring_map_over_its_board_and_names_a_bad_one(tmp_path):
     from ludus.errors import BoardDefinitionError
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
     from tools import ludus
 
     plain = load_board("ludo40")

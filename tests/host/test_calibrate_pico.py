@@ -75,7 +75,7 @@ def test_the_wizard_learns_a_miswired_board_on_the_emulated_pico_and_the_board_t
     harness, tmp_path
 ):
     from ludus.config import read_config
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
     from tools import ludus
 
     config_text = json.dumps({"board": "ludo40", "game": GAMES["ludo40"]})

@@ -10,7 +10,9 @@ import random
 import ludus.light.palette as P
 import pytest
 from ludus.errors import NotationError
-from ludus_host.virtual.runner import Action, Simulator, game_colours, load_board
+from ludus_host.virtual.board import game_colours, load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import Action
 
 BOARD = load_board("ludo52")
 
@@ -28,7 +30,7 @@ class Table:
     def do(self, text):
         self.line += 1
         words = text.split()
-        for item in self.sim._do(Action(self.line, words[0], words[1:], 400 if words[0] != "wait" else 0)):
+        for item in self.sim.do(Action(self.line, words[0], words[1:], 400 if words[0] != "wait" else 0)):
             if "event" in item:
                 self.events.append(item)
         self.check_lights()
@@ -46,7 +48,7 @@ class Table:
         ref = self.sim.referee
         if ref.phase != 1:
             return
-        sim = self.sim.sim
+        sim = self.sim.physical
         game = ref.game
         counts = bytearray(len(ref.place_names))
         game.fill_counts(counts)
@@ -104,7 +106,7 @@ class Table:
     def follow_guidance(self, limit=40):
         """Act on the lights until the board matches the game: pairs first, then the rest."""
         ref = self.sim.referee
-        sim = self.sim.sim
+        sim = self.sim.physical
         for _ in range(limit):
             if ref.phase != 1 or ref.situation in (0, 1, 2, 3):  # idle, moving, pending, confirm
                 return
@@ -148,7 +150,7 @@ class Table:
         return move
 
     def bump(self):
-        sim = self.sim.sim
+        sim = self.sim.physical
         full = [c for c in range(BOARD.cell_count) if sim.counts[c] and BOARD.cell_id(c).startswith("t")]
         if not full:
             return

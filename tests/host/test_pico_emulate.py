@@ -156,7 +156,7 @@ def _boot(config_text, board_name, tree_dir):
     """The staged tree of a config on an emulated Pico (its littlefs image cached), powered up and
     through its self-test: (the EmulatedPico, the board definition)."""
     from ludus.config import read_config
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     _stage(config_text, board_name, tree_dir)
     board = load_board(board_name)
@@ -220,7 +220,7 @@ BITBANG_PINS = {"kind": "shift", "load": 2, "sck": 3, "miso": 5}  # GP3 is no SP
 
 def _wired(sensors, checkers_tree):
     from ludus.config import defaults
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     _stage(json.dumps({"board": "checkers", "game": "checkers"}), "checkers", checkers_tree)
     config = defaults()
@@ -342,7 +342,7 @@ def test_ludus_emulate_names_a_place_or_channel_it_does_not_know():
     from ludus.config import defaults
     from ludus.errors import LudusError
     from ludus_host.commands.emulate import _channels
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     board = load_board("checkers")
     config = dict(defaults(), board="checkers", game="checkers")

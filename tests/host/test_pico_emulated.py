@@ -76,7 +76,7 @@ def test_set_config_resets_the_board_and_it_boots_with_the_new_configuration(har
     # (a boot in place after the command, as set_config did before, hung the emulated Pico after its
     # second `boot` line: the board now replies, then resets as at power-up)
     from ludus.config import read_config
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
         config = read_config(f.read())[0]

@@ -11,7 +11,7 @@ import json
 import pytest
 from ludus.config import read_config
 from ludus_host.emulator import harness as pico
-from ludus_host.virtual.runner import load_board
+from ludus_host.virtual.board import load_board
 from tools import ludus
 
 

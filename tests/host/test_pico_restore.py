@@ -16,7 +16,7 @@ import pytest
 from ludus.config import read_config
 from ludus_host.emulator import harness as pico
 from ludus_host.emulator.journal_flash import journal_game, journal_image, journal_offset
-from ludus_host.virtual.runner import load_board
+from ludus_host.virtual.board import load_board
 from tools import ludus
 
 GAP_MS = 2000  # the longest a restore may leave the 5 s watchdog unfed (issue 42's target)

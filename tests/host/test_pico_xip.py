@@ -8,7 +8,7 @@ Skipped, saying so, without ../shared/pico's UF2 and bootrom."""
 
 import pytest
 from ludus_host.emulator import harness as pico
-from ludus_host.virtual.runner import load_board
+from ludus_host.virtual.board import load_board
 
 # the model's figures (xip-cache.mjs): a miss stalls the core 56 cycles of the 125 MHz clk_sys
 MISS_US = 56 * 8 / 1000

@@ -8,7 +8,9 @@ import re
 import pytest
 from ludus.errors import NotationError
 from ludus_host import cli
-from ludus_host.virtual.runner import Simulator, load_board, parse_script
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
 from tools import ROOT
 
 
@@ -172,7 +174,7 @@ def test_words_are_the_sentences_of_the_simulators_page(tmp_path, capsys):
     # a game played on the page's table (a roll-off, a six, tokens out and moved), its saved script run
     # by `ludus play --words`: the same lines as the page's log, word for word and second for second
     from ludus_host.sim.table import LiveTable
-    from ludus_host.sim.words import log_line
+    from ludus_host.virtual.words import log_line
     from sim_play import carry_out, press
 
     t = LiveTable("ludo/classic/2", seed="00" * 32)

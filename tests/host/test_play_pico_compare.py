@@ -3,7 +3,7 @@ on runs made up here: the same lights in each span between events agree whatever
 a cell lit on one side only, a cell in another colour, or another event, is a difference."""
 
 from ludus_host.commands.play import compare
-from ludus_host.virtual.runner import load_board
+from ludus_host.virtual.board import load_board
 
 BOARD = load_board("checkers")
 LED = {BOARD.cell_ids[i]: BOARD.led_of_cell[i] for i in range(BOARD.cell_count)}

@@ -4,7 +4,9 @@ The referee's side of each is also a firmware scenario test (tests/firmware/test
 
 import pytest
 from ludus.errors import NotationError
-from ludus_host.virtual.runner import Simulator, load_board, parse_script
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
 
 START = "start ludo classic seats=gr turn=g rolls=- g=t2,base,base,base r=t5,base,base,base\n"
 

@@ -17,7 +17,9 @@ from ludus.errors import NotationError
 from ludus.record import GameRecord
 from ludus_host.sim.server import HUB, Settings, make_app
 from ludus_host.sim.table import GAMES, LiveTable, replay_record, replay_script, script_options
-from ludus_host.virtual.runner import Simulator, load_board, parse_script
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
 from sim_play import bots_play_out, carry_out, counts_of, press
 from tools import ctrl_c_as_at_a_terminal
 
@@ -812,7 +814,7 @@ def test_the_words_are_plain_and_leave_out_what_is_not_there():
     from types import SimpleNamespace
 
     from ludus_host.sim.table import verified_words
-    from ludus_host.sim.words import words
+    from ludus_host.virtual.words import words
 
     mismatch = words({"event": "mismatch", "missing": ["t5"], "unexpected": []})
     assert mismatch == "The pieces differ from the game: a piece is missing on t5"
@@ -854,7 +856,7 @@ def test_the_prompt_names_a_base_or_a_home_as_players_say_it():
     t.act({"do": "lift", "cell": "t30"})
     t.advance(t.now + 1000)
     assert t.state()["prompt"] == "Put the pieces as the game has them: a piece on t30; none on t20"
-    from ludus_host.sim.words import words
+    from ludus_host.virtual.words import words
 
     said = words({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
     assert said == (

@@ -27,7 +27,9 @@ import pytest
 from ludus_host.commands.sim import listen, serve, url_of
 from ludus_host.sim.server import HUB, Settings, make_app
 from ludus_host.sim.table import LiveTable
-from ludus_host.virtual.runner import Simulator, load_board, parse_script
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
 
 pytestmark = [pytest.mark.cpython_only, pytest.mark.slow]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -960,7 +962,7 @@ def test_the_arrow_keys_go_to_the_neighbouring_holes(browser, served):
 @pytest.mark.parametrize("served", ["checkers/2"], indirect=True)
 def test_the_rules_and_what_each_bot_level_does_are_on_the_page(browser, served):
     from ludus.config import BOT_LEVELS
-    from ludus_host.sim.words import bot_words, rules_words
+    from ludus_host.virtual.words import bot_words, rules_words
     from selenium.webdriver.support.ui import Select
 
     d = browser

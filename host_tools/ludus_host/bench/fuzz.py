@@ -132,7 +132,9 @@ def entry_points():
     from ludus.record import GameRecord
     from ludus.sensing.calibration import Calibration
 
-    from ludus_host.virtual.runner import Simulator, load_board, parse_script
+    from ludus_host.virtual.board import load_board
+    from ludus_host.virtual.runner import Simulator
+    from ludus_host.virtual.script import parse_script
 
     ludo_game = position(LUDO_POSITION)
     checkers_game = position(CHECKERS_START)

@@ -213,7 +213,7 @@ def whole_game(
     from ludus.config import read_config
 
     from ludus_host.emulator.table import PicoTable
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     board = load_board(board_name)
     tree = _game_tree(board_name, game, mode)
@@ -338,7 +338,7 @@ def power_cuts(count, seed=2026, log=sys.stderr, emulation=None):
     from ludus.config import read_config
 
     from ludus_host.emulator.table import PicoTable, TableError, play_until_cut, power_back
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     rng = random.Random(seed)
     board = load_board("checkers")
@@ -485,7 +485,7 @@ def heap_census(board_name, game, mode, emulation=None):
     a collection timed at each. A dict."""
     from ludus.config import read_config
 
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     board = load_board(board_name)
     tree = _game_tree(board_name, game, mode, part="heap")
@@ -566,7 +566,7 @@ def restore_figures(board_name, game, start, actions, mode, emulation=None):
 
     from ludus_host.emulator import harness as pico
     from ludus_host.emulator.journal_flash import journal_game, journal_image, journal_offset
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     tree = _game_tree(board_name, game, mode, part="restore")
     with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:

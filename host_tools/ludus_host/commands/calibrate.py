@@ -26,7 +26,7 @@ from ludus.errors import LudusError
 from ludus_host.args import output_folder, refuse_overwriting
 from ludus_host.link.client import AGAIN_S, Link, LinkReset, answers
 from ludus_host.paths import read_text, write_atomically
-from ludus_host.virtual.runner import load_board
+from ludus_host.virtual.board import load_board
 
 OUTPUTS = ("wiring-%s.json", "calibration-%s.json", "levels-%s.svg", "calibration-progress-%s.json")
 PART = 700  # characters of a file per `file` command (a link line holds 1,024 bytes)

@@ -145,7 +145,7 @@ def add_arguments(parser):
 def _setup(args):
     from ludus.config import read_config
 
-    from ludus_host.virtual.runner import load_board
+    from ludus_host.virtual.board import load_board
 
     refuse_overwriting(
         [("--flash-image", args.flash_image), ("--link", args.link)],

@@ -9,8 +9,10 @@ from ludus.errors import BoardDefinitionError, NotationError
 
 from ludus_host.args import is_digits, whole
 from ludus_host.paths import board_names, read_text
-from ludus_host.sim.words import log_line, prompt
-from ludus_host.virtual.runner import Simulator, load_board, parse_script
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
+from ludus_host.virtual.words import log_line, prompt
 
 
 def add_arguments(parser):

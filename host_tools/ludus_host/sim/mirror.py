@@ -27,8 +27,8 @@ from ludus_host.sim.table import (
     pieces_of,
     seats_in_play,
 )
-from ludus_host.sim.words import in_rolloff, seat_colour, who, words
-from ludus_host.virtual.runner import SimBoard, game_colours, load_board
+from ludus_host.virtual.board import SimBoard, game_colours, load_board
+from ludus_host.virtual.words import in_rolloff, seat_colour, who, words
 
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
 LEVELS_POLL_MS = 250  # ... and for its sensors

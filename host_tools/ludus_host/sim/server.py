@@ -18,7 +18,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import Any
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -40,7 +40,7 @@ from ludus_host.sim.table import (
     replay_script,
     seats_in_play,
 )
-from ludus_host.sim.words import bot_words, rules_words, start_words
+from ludus_host.virtual.words import bot_words, rules_words, start_words
 
 FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
 MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
@@ -53,6 +53,38 @@ REPLAYS_WAITING = 2  # replays waiting behind the one that runs; more are refuse
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 STATIC = "static"
 PAGE_FILES = ("index.html", "sim.js", "sim.css")
+
+
+class Table(Protocol):
+    """What the server drives: the live table (sim.table.LiveTable), the mirror of a board on a port
+    (sim.mirror.DeviceMirror) or the emulated Pico's twin (sim.mirror.PicoTwin). mirror: None for the
+    server's own game, "device" or "pico" for a mirror, whose game and clock are its own."""
+
+    preset: str
+    board_name: str
+
+    @property
+    def mirror(self) -> str | None: ...
+
+    @property
+    def now(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def advance(self, until_ms: int) -> object: ...
+
+    def act(self, message: dict) -> None: ...
+
+    def state(self) -> dict: ...
+
+    def render(self) -> bytes | bytearray: ...
+
+    def script(self) -> str: ...
+
+    def record(self) -> str: ...
+
+    def close(self) -> None: ...
 
 
 class Settings:
@@ -98,8 +130,7 @@ class Hub:
         self.replay_thread = ThreadPoolExecutor(1, thread_name_prefix="sim-replay")
         self.replays = 0  # replays running or waiting
         self.club = Club()  # the names and seasons, kept from table to table
-        # a LiveTable, or one of ludus_host.sim.mirror's: the same few methods and state() keys
-        self.table: Any
+        self.table: Table
         if settings.device:
             from ludus_host.sim.mirror import DeviceMirror
 
@@ -152,7 +183,7 @@ class Hub:
 
     def _hello(self):
         t = self.table
-        mirror = getattr(t, "mirror", None)
+        mirror = t.mirror
         adapter = adapter_for(t.preset)
         starts = [] if mirror == "device" else list(adapter.starts())
         family = "ludo" if t.preset.startswith("ludo/") else "checkers"
@@ -189,7 +220,7 @@ class Hub:
 
     def _control(self, message):
         do = message.get("do") if isinstance(message, dict) else None
-        mirror = getattr(self.table, "mirror", None)
+        mirror = self.table.mirror
         if mirror is not None and do in ("new", "speed"):
             raise LudusError(
                 "this page shows %s: its game and clock are its own"
@@ -199,6 +230,7 @@ class Hub:
             preset = message.get("game", self.table.preset)
             if not isinstance(preset, str) or preset not in [p for p, _ in GAMES]:
                 raise LudusError("new: game %r is not one this page offers" % (preset,))
+            assert isinstance(self.table, LiveTable)  # (a mirror was refused above)
             settle = message.get("settle_ms", self.table.settle_ms)
             if not isinstance(settle, int) or isinstance(settle, bool) or not 0 <= settle <= 5000:
                 raise LudusError("new: settle_ms is a whole number of ms, 0..5000")
@@ -338,9 +370,7 @@ async def _start_clock(app):
 async def _stop_clock(app):
     hub = app[HUB]
     app[CLOCK].cancel()
-    close = getattr(hub.table, "close", None)
-    if close is not None:
-        await asyncio.to_thread(close)
+    await asyncio.to_thread(hub.table.close)
     await _close_sockets(app)
     hub.clock_thread.shutdown(wait=False, cancel_futures=True)
     hub.replay_thread.shutdown(wait=False, cancel_futures=True)

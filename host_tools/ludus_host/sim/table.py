@@ -28,7 +28,11 @@ from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import paths
-from ludus_host.sim.words import (
+from ludus_host.virtual import colours as lights
+from ludus_host.virtual.board import SimBoard, game_colours, load_board
+from ludus_host.virtual.runner import TICK_MS, Simulator
+from ludus_host.virtual.script import PIECE_COLOURS, parse_script
+from ludus_host.virtual.words import (
     details,
     in_rolloff,
     move_places,
@@ -37,16 +41,6 @@ from ludus_host.sim.words import (
     seat_words,
     waiting_rolls,
     words,
-)
-from ludus_host.virtual import colours as lights
-from ludus_host.virtual.runner import (
-    PIECE_COLOURS,
-    TICK_MS,
-    SimBoard,
-    Simulator,
-    game_colours,
-    load_board,
-    parse_script,
 )
 
 # the games the page offers: (preset, words)
@@ -209,6 +203,8 @@ class LiveTable:
     turn_clock: the Ludo turn clock (False, True for the rule set's, or seconds). club: the names and
     seasons kept from table to table (a Club; default: one of this table's own)."""
 
+    mirror = None  # the server's own game (sim.server.Table)
+
     def __init__(
         self,
         preset="checkers/2",
@@ -299,6 +295,9 @@ class LiveTable:
         self.referee.render(self.now, self.frame)
         return self.frame
 
+    def close(self):
+        """Nothing to let go of (a mirror closes its link or its emulator)."""
+
     def _said(self, event):
         ref = self.referee
         self.log.append((self.now, self.sim.words(event)))
@@ -349,7 +348,7 @@ class LiveTable:
         if not isinstance(message, dict):
             raise NotationError('a request is a JSON object with a "do" key')
         do = message.get("do")
-        sim = self.sim.sim
+        sim = self.sim.physical
         if len(self.actions) >= MAX_SCRIPT:
             raise NotationError("this game's script is full (%d actions): start a new game" % MAX_SCRIPT)
         if do in ("lift", "place"):
@@ -373,7 +372,7 @@ class LiveTable:
             if start is not None and not isinstance(start, str):
                 raise NotationError("setup: the start is a name like checkers/3 or a position")
             try:
-                self.sim._setup(start or None)
+                self.sim.setup(start or None)
             except LudusError as exc:
                 raise NotationError("setup: %s" % exc) from None
             self._record("setup" + (" " + start if start else ""))
@@ -383,7 +382,7 @@ class LiveTable:
                 raise NotationError("start: give a position in notation (one line), like the moves list's")
             text = " ".join(text.split())
             try:
-                for item in self.sim._start(text):
+                for item in self.sim.start(text):
                     if "event" in item:
                         self._said(item)
             except LudusError as exc:
@@ -410,7 +409,7 @@ class LiveTable:
             del sim.hand[:]
         elif do == "power":
             self._record("power")
-            for item in self.sim._do(_Power()):
+            for item in self.sim.do(_Power()):
                 if "event" in item:
                     self._said(item)
         else:
@@ -457,8 +456,8 @@ class LiveTable:
             "phase": d["phase"],
             "situation": d.get("situation"),
             "turn": seat_words(ref.adapter, game, d["turn"], ref.record.players) if "turn" in d else None,
-            "pieces": pieces_of(self.sim.sim),
-            "hand": [c or "?" for c in self.sim.sim.hand],
+            "pieces": pieces_of(self.sim.physical),
+            "hand": [c or "?" for c in self.sim.physical.hand],
             "lit": lit_of(ref, self.sim.names),
             "die": ref.scene.die_shown() if ref.phase == 1 else [],
             "moves": list(ref.record.actions) if game is not None else [],
@@ -594,7 +593,7 @@ def seats_in_play(adapter, game, players=None):
 
 
 class _Power:
-    # Simulator._do's power cut: the referee rebuilt from what a journal would hold
+    # Simulator.do's power cut: the referee rebuilt from what a journal would hold
     verb = "power"
     args = ()
     gap = 0
@@ -767,7 +766,7 @@ def replay_script(text, board=None, game=None, budget=None):
         sim.line = action.line
         budget.check(action.line)
         try:
-            for item in sim._do(action):
+            for item in sim.do(action):
                 if "event" in item:
                     table._said(item)
         except ReplayStopped:

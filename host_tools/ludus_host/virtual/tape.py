@@ -8,7 +8,11 @@ and the power cuts, together with what `ludus play` printed.
 
 import json
 
-from ludus_host.virtual.runner import NO_PRESS, Simulator, load_board, parse_script
+from ludus.referee import NO_PRESS
+
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
 
 
 class RecordingSimulator(Simulator):
@@ -22,7 +26,7 @@ class RecordingSimulator(Simulator):
         super().__init__(*args, **kwargs)
 
     def _step(self, button=NO_PRESS):
-        levels = bytes(self.sim.read(self.now))
+        levels = bytes(self.physical.read(self.now))
         tick: dict = {"t": self.now}
         if levels != self._last:
             tick["l"] = levels.hex()
@@ -47,7 +51,7 @@ class RecordingSimulator(Simulator):
         ref.restore = noted
         return ref
 
-    def _do(self, a):
+    def do(self, a):
         if a.verb == "die":  # the script's forced rolls: the device's referee is given them too
             self.ticks.append({"t": self.now, "die": [int(v) for v in a.args]})
         if a.verb == "power":
@@ -55,7 +59,7 @@ class RecordingSimulator(Simulator):
             self._last = None  # (the new device reads every line again)
             self._powering = True
         try:
-            yield from super()._do(a)
+            yield from super().do(a)
         finally:
             self._powering = False
         if a.verb == "name":  # the players' names: to the device as its config (the link's `names`)

@@ -476,7 +476,7 @@ function showState(st) {
 }
 
 function logLine(t, text) {
-  // as ludus_host.sim.words.log_line writes it (ludus play --words): tenths of a second, cut
+  // as ludus_host.virtual.words.log_line writes it (ludus play --words): tenths of a second, cut
   return `${Math.floor(t / 1000)}.${Math.floor((t % 1000) / 100)} s  ${text}`;
 }
 
