@@ -1,7 +1,8 @@
-"""The house rules of firmware/ (docs/architecture.md), checked on the source with `ast`: the import graph
-has no cycle, counting imports inside functions and the modules loaded by name (ludus.runtime.transient,
-a lazy package's __getattr__); the layers import only downwards; only ludus.hw touches the hardware;
-viper kernels are leaves; no code asks a lazy package for a submodule; every package says what it is for."""
+"""The house rules of firmware/ and of host_tools/ludus_host (docs/architecture.md), checked on the source
+with `ast`: no import cycle, counting imports inside functions and modules loaded by name; the layers and
+parts import one way; only ludus.hw touches the hardware; viper kernels are leaves; no code asks a lazy
+package for a submodule; only the CLI imports a command; every package says what it is for; each
+module map in the docs matches its tree."""
 
 import ast
 import os
@@ -329,3 +330,155 @@ def test_the_architecture_docs_examples_run():
 
     result = doctest.testfile(os.path.join(ROOT, "docs", "architecture.md"), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---- the laptop side: host_tools/ludus_host ---------------------------------------------------------
+
+HOST_TOOLS = os.path.join(ROOT, "host_tools")
+
+
+def host_modules():
+    """{dotted module name: path} of every module of ludus_host (a package by its __init__)."""
+    found = {}
+    for folder, dirs, files in os.walk(os.path.join(HOST_TOOLS, "ludus_host")):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                dotted = os.path.relpath(path, HOST_TOOLS)[:-3].replace(os.sep, ".")
+                found[dotted[: -len(".__init__")] if dotted.endswith(".__init__") else dotted] = path
+    return found
+
+
+HOST = host_modules()
+
+
+def host_imports_of(name):
+    """[(imported ludus_host module, line, inside a function)] of a host module: every import statement,
+    a `from package import module` counted as the module, and importlib.import_module("ludus_host.x")."""
+    with open(HOST[name], encoding="utf-8") as f:
+        tree = ast.parse(f.read(), HOST[name])
+    out = []
+
+    def visit(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if isinstance(child, ast.Import):
+                out.extend((a.name, child.lineno, in_function) for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                module = child.module or ""
+                if child.level:
+                    base = name.split(".") if HOST[name].endswith("__init__.py") else name.split(".")[:-1]
+                    module = ".".join(base[: len(base) - child.level + 1] + ([module] if module else []))
+                out.append((module, child.lineno, in_function))
+                out.extend(
+                    (module + "." + a.name, child.lineno, in_function)
+                    for a in child.names
+                    if module + "." + a.name in HOST
+                )
+            elif isinstance(child, ast.Call) and getattr(child.func, "attr", None) == "import_module":
+                text = _string_arg(child)
+                if text and text.startswith("ludus_host"):
+                    out.append((text, child.lineno, in_function))
+            visit(child, inner)
+
+    visit(tree, False)
+    return [(m, line, inner) for m, line, inner in out if m in HOST]
+
+
+def host_graph():
+    return {name: sorted({m for m, _, _ in host_imports_of(name) if m != name}) for name in HOST}
+
+
+def host_part(name):
+    """The part of ludus_host a module belongs to: ludus_host.sim.table -> sim. The circuit and the PCB
+    are the boards' (top-level packages only because the generated netlists and drawings name them)."""
+    bits = name.split(".")
+    if len(bits) == 1:
+        return "ludus_host"
+    return {"circuit": "boards", "pcb": "boards"}.get(bits[1], bits[1])
+
+
+# What each part may import besides itself and the base (ludus_host, paths, args), one way: a part below
+# never imports one above it. None: anything.
+HOST_BASE = {"ludus_host", "paths", "args"}
+HOST_LEAVES = {"records", "boards", "build", "bots", "link", "emulator", "virtual"}
+HOST_ALLOWED = {
+    "ludus_host": set(),
+    "paths": set(),
+    "args": set(),
+    **{leaf: set() for leaf in HOST_LEAVES},
+    "sim": {"virtual", "records", "link", "emulator", "build"},
+    "bench": {"sim", "virtual", "records", "link", "emulator", "build"},
+    "commands": None,
+    "cli": set(),  # and the chosen command, loaded by name (importlib)
+}
+
+
+def test_the_host_import_graph_has_no_cycle():
+    edges = host_graph()
+    assert len(edges) > 60 and any(edges.values())
+    assert find_cycles(edges) == []
+
+
+def test_host_parts_import_one_way():
+    faults = []
+    for name in sorted(HOST):
+        allowed = HOST_ALLOWED.get(host_part(name), set())
+        if allowed is None:
+            continue
+        mine = host_part(name)
+        for module, line, _ in host_imports_of(name):
+            part = host_part(module)
+            if part == mine or (part in HOST_BASE and mine not in HOST_BASE):
+                continue
+            if part == "commands" and name == "ludus_host.cli":
+                continue
+            if part not in allowed:
+                faults.append("%s:%d imports %s" % (HOST[name][len(ROOT) + 1 :], line, module))
+    assert not faults, "\n".join(faults)
+    assert set(HOST_ALLOWED) >= {host_part(n) for n in HOST}, "a new part of ludus_host needs its place"
+
+
+def test_only_the_cli_imports_the_commands():
+    faults = []
+    for name in sorted(HOST):
+        for module, line, _ in host_imports_of(name):
+            if host_part(module) == "commands" and name != "ludus_host.cli" and host_part(name) != "commands":
+                faults.append("%s:%d imports %s" % (HOST[name][len(ROOT) + 1 :], line, module))
+            if host_part(module) == "commands" and host_part(name) == "commands" and module != name:
+                if module != "ludus_host.commands":
+                    faults.append("%s:%d imports another command, %s" % (HOST[name], line, module))
+    assert not faults, "\n".join(faults)
+
+
+def test_the_cli_loads_a_command_by_name_only():
+    # the CLI's own imports: no command module at the top, one chosen at run time by name
+    found = host_imports_of("ludus_host.cli")
+    assert not [m for m, _, _ in found if m.startswith("ludus_host.commands")]
+    with open(HOST["ludus_host.cli"], encoding="utf-8") as f:
+        assert 'import_module("ludus_host.commands." + name)' in f.read()
+
+
+def test_every_host_package_says_what_it_is_for():
+    for name, path in HOST.items():
+        with open(path, encoding="utf-8") as f:
+            doc = ast.get_docstring(ast.parse(f.read()))
+        assert doc, "%s has no docstring" % name
+        if path.endswith("__init__.py"):
+            assert len(doc.splitlines()) <= 3, name
+
+
+def _documented_host_modules():
+    import re
+
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## The module map of `ludus_host`", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `(ludus_host[\w.]*)` \|", section, re.M)
+
+
+def test_the_host_module_map_in_the_docs_matches_the_tree():
+    documented = _documented_host_modules()
+    assert len(documented) == len(set(documented)), "a module is listed twice"
+    assert sorted(documented) == sorted(HOST)
