@@ -69,7 +69,7 @@ _MPY_DIR = None
 def compiled_firmware():
     """The ludus package compiled by mpy-cross (once per run), as deployed on a Pico, so the unix port
     measures bytecode and heap as the board would see them rather than the on-device compiler; with
-    its ROMFS image (firmware_image.py) for the figures with the code in flash."""
+    its ROMFS image (build.image) for the figures with the code in flash."""
     global _MPY_DIR
     if _MPY_DIR is None:
         _MPY_DIR = tempfile.mkdtemp(prefix="ludus-mpy-")

@@ -64,7 +64,7 @@ class _Shown:
         self.verified = None
         self.settle_ms = None
         self.analog = False
-        self.cues = []  # (number, cue name), as sim_table.LiveTable keeps them
+        self.cues = []  # (number, cue name), as sim.table.LiveTable keeps them
         self.cue_count = 0
 
     def said(self, item, now):
@@ -209,7 +209,7 @@ class DeviceMirror:
         self.preset = self.shown.preset
         self.levels = None
         self.last_frame = self.last_levels = -(10**9)
-        self.generation = getattr(self.link, "generation", 0)  # the port's openings (cmd_monitor.Link)
+        self.generation = getattr(self.link, "generation", 0)  # the port's openings (link.client.Link)
         self._ask("state")
         self._ask("journal")
 
