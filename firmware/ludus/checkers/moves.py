@@ -216,9 +216,6 @@ class Move:
         self.to = to
         self.path = path
 
-    def is_pass(self):
-        return self.frm < 0
-
     def is_jump(self):
         return self.frm >= 0 and not adjacent(self.frm, self.to)
 

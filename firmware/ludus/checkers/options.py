@@ -85,9 +85,6 @@ class CheckersConfig:
         self.ends = tuple(ends)
         self.locks = tuple(locks)
 
-    def option_text(self):
-        return options_text(self.options)
-
     def describe(self):
         """One line per seat: its sets, where they start and where they head."""
         from ludus.checkers.text import describe

@@ -13,10 +13,6 @@ PARTIAL = 2  # sensed is on the way to one or more legal moves (see .partials)
 FOREIGN = 3  # neither: a mismatch (bump, out of turn, illegal placement)
 
 
-def _sat(v, cap):
-    return cap if v > cap else v
-
-
 class MoveTable:
     """The legal moves of one position with their net place changes, indexed by place.
 

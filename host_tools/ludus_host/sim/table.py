@@ -15,7 +15,6 @@ Nothing here decides a rule: a lifted piece, a placed piece and a press go to th
 sensors and the button driver would give them on the board, and the page shows the referee's frame."""
 
 import hashlib
-import os
 import re
 import threading
 import time
@@ -164,11 +163,6 @@ def board_for(preset):
     if rules.startswith("hebrew-56"):
         return "ludo56"
     return "ludo52"
-
-
-def new_seed():
-    """A fresh dice seed (64 hex digits), as the board draws one from its hardware entropy."""
-    return os.urandom(32).hex()
 
 
 def pieces_of(sim):
