@@ -17,6 +17,10 @@ from array import array
 from ludus.referee.core import Referee, default_scene
 from ludus.runtime import const, transient
 
+# ticks wrap at 2**30: an interval is (now - then) & _TICKS_MASK, ludus.runtime.elapsed_ms inlined
+# (a constant folded into the bytecode costs no heap on this resident path)
+_TICKS_MASK = const(0x3FFFFFFF)
+
 FRAME_MS = const(40)  # the LED frame rate while anything blinks: 25 frames a second
 
 
@@ -117,7 +121,7 @@ class App:
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
         # the frame first, then the bookkeeping (a move's record, the journal, the USB lines): the
         # players see the board answer before the flash and the link are written
-        if changed or (now_ms - self.last_frame) & 0x3FFFFFFF >= FRAME_MS:
+        if changed or (now_ms - self.last_frame) & _TICKS_MASK >= FRAME_MS:
             frame = self.frame
             ref.render(now_ms, frame)
             self.last_frame = now_ms

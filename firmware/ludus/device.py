@@ -24,6 +24,10 @@ from ludus.heap import collect, drop_chain, lead_collections
 from ludus.link import Link
 from ludus.runtime import CODE_IN_RAM, MICROPYTHON, const, mem_free, transient
 
+# ticks wrap at 2**30: an interval is (now - then) & _TICKS_MASK, ludus.runtime.elapsed_ms inlined
+# (a constant folded into the bytecode costs no heap on this resident path)
+_TICKS_MASK = const(0x3FFFFFFF)
+
 TICK_MS = const(20)  # 50 ticks a second
 # between ticks a digital board's sensors are read this often (0.2 ms a reading), and a change starts
 # the next tick at once: a lifted piece waits at most this long to be seen, not a whole tick
@@ -336,17 +340,17 @@ class Device:
         due = self.started_ms = p.ticks_ms()
         while self.safe is None and self.builds == builds:
             self.tick(p.ticks_ms(), wdt)
-            due = (due + TICK_MS) & 0x3FFFFFFF  # (a small int on the Pico after ticks wrap, too)
+            due = (due + TICK_MS) & _TICKS_MASK  # (a small int on the Pico after ticks wrap, too)
             occ = self.app.referee.occ if self.app is not None else None
             if occ is not None and occ.unsettled:
                 # A change settles settle_ms after it was first read, which need not fall on a tick:
                 # the tick goes to that moment. On the grid, a tick that began 1 ms before it left the
                 # change to the next, and the lights came 20 ms late (emulated RP2040: 1 lift in 10).
-                end = (occ.still_since_ms + occ.settle_ms) & 0x3FFFFFFF
-                ahead = (end - p.ticks_ms()) & 0x3FFFFFFF  # (huge if it has passed: a flicker holds it)
-                if ahead < TICK_MS and ((due - end) & 0x3FFFFFFF) < TICK_MS:
+                end = (occ.still_since_ms + occ.settle_ms) & _TICKS_MASK
+                ahead = (end - p.ticks_ms()) & _TICKS_MASK  # (huge if it has passed: a flicker holds it)
+                if ahead < TICK_MS and ((due - end) & _TICKS_MASK) < TICK_MS:
                     due = end if ahead else end + 1  # (a wait of 0 would count as a late tick)
-            wait = (due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF
+            wait = (due - p.ticks_ms() + 0x20000000) & _TICKS_MASK
             wait -= 0x20000000
             if wait > 0:
                 app = self.app
@@ -357,7 +361,7 @@ class Device:
                         due = p.ticks_ms()
                         wait = 0
                         break
-                    wait = ((due - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+                    wait = ((due - p.ticks_ms() + 0x20000000) & _TICKS_MASK) - 0x20000000
                 if wait > 0:
                     p.sleep_ms(wait)
             else:  # behind: the next tick at once (a zero sleep still lets USB and the scheduler run)
@@ -384,7 +388,7 @@ class Device:
         if busy:
             self.idle_since = now
             self.dirty_heap = True
-        elif self.bites and (now - self.started_ms) & 0x3FFFFFFF >= _BITES_CLEAR_MS:
+        elif self.bites and (now - self.started_ms) & _TICKS_MASK >= _BITES_CLEAR_MS:
             self.bites = 0  # (the loop has run well: a later reset starts the count again)
             self.platform.clear_bites()
         elif writer is not None and writer.dropped != self.told_dropped and not writer.lines:
@@ -393,7 +397,7 @@ class Device:
             # (not while a change is being taken in: the tick that takes it would wait behind an
             # erase or a collection. A collection came GC_AFTER_MS after the last busy tick, and a
             # lift's settle 200 ms after it was seen: they met, and the lift's lights came 20 ms late.)
-            idle = (now - self.idle_since) & 0x3FFFFFFF
+            idle = (now - self.idle_since) & _TICKS_MASK
             erased = False
             if idle >= PREPARE_IDLE_MS:
                 # between games, blocks for the next whole game (one a tick); during one, only the
@@ -408,13 +412,13 @@ class Device:
                 self.dirty_heap
                 and not erased
                 and idle >= GC_AFTER_MS
-                and (idle >= GC_LATE_MS or (p.ticks_us() - t0) & 0x3FFFFFFF < GC_ROOM_US)
+                and (idle >= GC_LATE_MS or (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US)
             ):
                 self._collect()
-            elif self.free_due and not erased and (p.ticks_us() - t0) & 0x3FFFFFFF < GC_ROOM_US:
+            elif self.free_due and not erased and (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US:
                 self._count_free()
         stats = self.stats
-        spent = (p.ticks_us() - t0) & 0x3FFFFFFF
+        spent = (p.ticks_us() - t0) & _TICKS_MASK
         stats["ticks"] += 1
         # the mean over windows of 1,024 ticks: a running total would outgrow a small int (2**30 us is
         # 18 minutes) and allocate on every tick after that
@@ -427,7 +431,7 @@ class Device:
             # where the worst tick's time went: the app's step, then the link and the idle work
             # (an erase, a collection); in place, so that a tick allocates nothing
             worst = self.worst_parts
-            worst[0] = (t1 - t0) & 0x3FFFFFFF
+            worst[0] = (t1 - t0) & _TICKS_MASK
             worst[1] = spent - worst[0]
 
     def _collect(self):
@@ -440,7 +444,7 @@ class Device:
         g0 = p.ticks_us()
         if MICROPYTHON:  # (CPython collects on its own; a full collection there is the fake board's
             collect()  # slowest step, and planning it is what the fake board tests)
-        took = (p.ticks_us() - g0) & 0x3FFFFFFF
+        took = (p.ticks_us() - g0) & _TICKS_MASK
         self.dirty_heap = False
         self.free_due = True
         stats = self.stats
@@ -465,7 +469,7 @@ class Device:
         self.app = None  # (first: a MemoryError's report needs the heap the app held)
         gc.collect()
         self._fault("loop", "%s: %s" % (type(exc).__name__, exc), _trace(exc))
-        self.faults = [t for t in self.faults if (now - t) & 0x3FFFFFFF < FAULT_WINDOW_MS]
+        self.faults = [t for t in self.faults if (now - t) & _TICKS_MASK < FAULT_WINDOW_MS]
         self.faults.append(now)
         self.app = None
         gc.collect()
@@ -488,7 +492,7 @@ class Device:
         said = p.ticks_ms() - SAFE_REPEAT_MS
         while self.safe is not None:
             now = p.ticks_ms()
-            if (now - said) & 0x3FFFFFFF >= SAFE_REPEAT_MS:
+            if (now - said) & _TICKS_MASK >= SAFE_REPEAT_MS:
                 said = now
                 try:
                     self._say(
@@ -541,7 +545,7 @@ class Device:
     def _show_error(self, ms):
         p = self.platform
         end = p.ticks_ms() + ms
-        while ((end - p.ticks_ms() + 0x20000000) & 0x3FFFFFFF) - 0x20000000 > 0:
+        while ((end - p.ticks_ms() + 0x20000000) & _TICKS_MASK) - 0x20000000 > 0:
             self._error_frame(p.ticks_ms())
             self._feed()
             p.sleep_ms(50)

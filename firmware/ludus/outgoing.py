@@ -11,6 +11,10 @@ at a time, and what does not fit waits here, or is dropped and counted.
 
 from ludus.runtime import const
 
+# ticks wrap at 2**30: an interval is (now - then) & _TICKS_MASK, ludus.runtime.elapsed_ms inlined
+# (a constant folded into the bytecode costs no heap on this resident path)
+_TICKS_MASK = const(0x3FFFFFFF)
+
 PIECE = const(64)  # bytes handed to the port at once: one full-speed USB packet
 OUT_BYTES = const(2048)  # lines waiting for a slow host, at most; more are dropped and counted
 PAUSE_MS = const(1000)  # after a write the port took only in part (it waited), none for this long
@@ -53,7 +57,7 @@ class LineWriter:
     def flush(self):
         """Write what the port takes of the lines waiting. True when none are left."""
         if self.paused_at is not None:
-            if (self.ticks_ms() - self.paused_at) & 0x3FFFFFFF < PAUSE_MS:
+            if (self.ticks_ms() - self.paused_at) & _TICKS_MASK < PAUSE_MS:
                 return False
             self.paused_at = None
         lines = self.lines
@@ -83,7 +87,7 @@ class LineWriter:
         t0 = self.ticks_ms()
         self.paused_at = None
         while not self.flush():
-            if (self.ticks_ms() - t0) & 0x3FFFFFFF >= ms:
+            if (self.ticks_ms() - t0) & _TICKS_MASK >= ms:
                 return False
             if feed is not None:
                 feed()
@@ -109,7 +113,7 @@ class LineWriter:
                     at += taken
                     last = self.ticks_ms()
                     continue
-            if (self.ticks_ms() - last) & 0x3FFFFFFF >= WAIT_MS:
+            if (self.ticks_ms() - last) & _TICKS_MASK >= WAIT_MS:
                 self.stalls += 1
                 return False
             if feed is not None:

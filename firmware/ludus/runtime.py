@@ -26,6 +26,15 @@ _HERE = globals().get("__file__") or ""
 CODE_IN_RAM = MICROPYTHON and not (_HERE.startswith("/rom") or _HERE.startswith(".frozen"))
 
 
+_TICKS_MASK = const(0x3FFFFFFF)
+
+
+def elapsed_ms(now, then):
+    """now - then on a clock that wraps at 2**30, as time.ticks_ms and time.ticks_us do on MicroPython
+    (like time.ticks_diff when now is the later): milliseconds or microseconds, as the clock counts."""
+    return (now - then) & _TICKS_MASK
+
+
 def forget(name):
     """Drop the module `name` (dotted, e.g. "ludus.board.check") from sys.modules and from its package,
     so that its code and tables are freed once nothing else refers to it; a later import loads it

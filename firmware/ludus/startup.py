@@ -19,6 +19,10 @@ from ludus import MICROPYTHON_VERSION, __version__
 from ludus.link import PROTOCOL
 from ludus.runtime import MICROPYTHON, const, mem_free, transient
 
+# ticks wrap at 2**30: an interval is (now - then) & _TICKS_MASK, ludus.runtime.elapsed_ms inlined
+# (a constant folded into the bytecode costs no heap on this resident path)
+_TICKS_MASK = const(0x3FFFFFFF)
+
 NOMINAL_LEVELS = (32768, 41768, 50768)  # an analog channel with 0, 1, 2 magnets before calibration
 SWEEP_GRB = b"\x18\x18\x18"  # a dim white
 FAILED_GRB = b"\x00\x60\x00"  # red, as G R B: a cell that failed the self-test (the error pattern's red)
@@ -358,8 +362,8 @@ def restore(app, journal, feed):
         {
             "event": "journal",
             "restored": app.kept,
-            "read_ms": (t1 - t0) & 0x3FFFFFFF,
-            "replay_ms": (_ms() - t1) & 0x3FFFFFFF,
+            "read_ms": (t1 - t0) & _TICKS_MASK,
+            "replay_ms": (_ms() - t1) & _TICKS_MASK,
             "free_low": low[0],
         }
     )
@@ -410,4 +414,4 @@ def recommit(app, journal):
 def _ms():
     # time.ticks_ms on MicroPython; a millisecond clock on CPython (whose time the Pico stubs lack)
     ticks = getattr(time, "ticks_ms", None) or time.perf_counter  # type: ignore[attr-defined]
-    return int(ticks() * (1 if MICROPYTHON else 1000)) & 0x3FFFFFFF
+    return int(ticks() * (1 if MICROPYTHON else 1000)) & _TICKS_MASK

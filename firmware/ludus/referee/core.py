@@ -24,6 +24,10 @@ from ludus.referee.states import (
 )
 from ludus.runtime import transient
 
+# ticks wrap at 2**30: an interval is (now - then) & _TICKS_MASK, ludus.runtime.elapsed_ms inlined
+# (a constant folded into the bytecode costs no heap on this resident path)
+_TICKS_MASK = const(0x3FFFFFFF)
+
 # ludus.referee.states' values, inlined (hot path: docs/architecture.md; a test checks they agree)
 _OVER = const(2)
 _PLAY = const(1)
@@ -297,8 +301,7 @@ class Referee(RefereeJudge, RefereeFlow):
         if _S_MISMATCH <= sit and sit <= _S_UNDO:
             clock[1] = now
             return
-        # ticks wrap at 2**30 (time.ticks_ms): the difference modulo that, as ludus.sensing does
-        if sit == _S_IDLE and (now - clock[1]) & 0x3FFFFFFF >= clock[0]:
+        if sit == _S_IDLE and (now - clock[1]) & _TICKS_MASK >= clock[0]:
             self._auto_step()
 
     # ---- setup and new games ----------------------------------------------------------------------
@@ -358,7 +361,7 @@ def _timers(self, now_ms):
     hold = self.hold
     if hold == 1:
         self.hold = -1 - now_ms
-    elif hold < 0 and (now_ms + 1 + hold) & 0x3FFFFFFF >= _HOLD_MS:
+    elif hold < 0 and (now_ms + 1 + hold) & _TICKS_MASK >= _HOLD_MS:
         self.hold = 2
         self._dirty = True
         if self.situation == _S_PENDING:
@@ -368,7 +371,7 @@ def _timers(self, now_ms):
     cue = self.cue
     if cue > 0:
         self.cue = -1 - now_ms
-    elif cue < 0 and (now_ms + 1 + cue) & 0x3FFFFFFF >= _CUE_MS:
+    elif cue < 0 and (now_ms + 1 + cue) & _TICKS_MASK >= _CUE_MS:
         self.cue = 0
         self._dirty = True
 

@@ -33,15 +33,13 @@ Times are ints in ms, e.g. ``time.ticks_ms()`` (which wraps at 2**30): differenc
 from array import array
 
 from ludus.errors import ConfigError
-from ludus.runtime import const
+from ludus.runtime import const, elapsed_ms
 
+# inlined in the per-channel loops below (the hot path's rule 4, docs/architecture.md); elsewhere
+# ludus.runtime.elapsed_ms
 _TICKS_MASK = const(0x3FFFFFFF)
+
 MAX_LEVEL = const(65535)
-
-
-def elapsed_ms(now_ms, then_ms):
-    """now_ms - then_ms for tick counts that wrap at 2**30 (like time.ticks_diff when now is later)."""
-    return (now_ms - then_ms) & _TICKS_MASK
 
 
 def __getattr__(name):
