@@ -4,6 +4,7 @@ beside this interpreter; reading an input file with a size bound, and writing a 
 complete or not there at all."""
 
 import importlib.resources
+import json
 import os
 import shutil
 import stat
@@ -168,7 +169,6 @@ class AtomicWriter:
 def check_json(text, what, path):
     """Refuse JSON text that names a key twice in one object (json.loads would keep the last one
     silently) or nests too deep to read: NotationError naming the key and the file."""
-    import json
 
     def pairs(items):
         seen = set()

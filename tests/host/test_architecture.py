@@ -482,3 +482,41 @@ def test_the_host_module_map_in_the_docs_matches_the_tree():
     documented = _documented_host_modules()
     assert len(documented) == len(set(documented)), "a module is listed twice"
     assert sorted(documented) == sorted(HOST)
+
+
+# Imports that wait inside a function, and why: tools only the dev extras bring (LUDOpy, numpy), one
+# that only a port needs (pyserial), and the ones whose import costs seconds on a branch most runs never
+# take (SKiDL under the circuit and the PCB, aiohttp's test client).
+HOST_LATE_IMPORTS = (
+    "ludopy",
+    "numpy",
+    "serial",
+    "aiohttp.test_utils",
+    "ludus_host.circuit",
+    "ludus_host.pcb",
+)
+# bench.pico: its imports follow the emulated Pico's benchmark runs (kept as they are while those change)
+HOST_LATE_MODULES = ("ludus_host.bench.pico",)
+
+
+def test_host_imports_are_at_the_top():
+    faults = []
+    for name in sorted(HOST):
+        if name in HOST_LATE_MODULES:
+            continue
+        with open(HOST[name], encoding="utf-8") as f:
+            tree = ast.parse(f.read(), HOST[name])
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import):
+                    modules = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    modules = [node.module or ""]
+                else:
+                    continue
+                for module in modules:
+                    if not module.startswith(HOST_LATE_IMPORTS):
+                        faults.append("%s:%d imports %s in %s()" % (HOST[name], node.lineno, module, fn.name))
+    assert not faults, "\n".join(sorted(set(faults)))

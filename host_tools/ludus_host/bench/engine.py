@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 
+from ludus_host.bench import ludo_speed
 from ludus_host.build import image as firmware_image
 from ludus_host.paths import BENCH, ROOT, tool
 
@@ -295,8 +296,6 @@ def extra_figures(rows, ludopy_games):
                         "Danish 4-player games on %s: %.1f games/s" % (runtime, 1e6 / fig["us_per_call"])
                     )
     if ludopy_games:
-        from ludus_host.bench import ludo_speed
-
         ours, theirs = ludo_speed.compare(ludopy_games)
         lines.append(
             "LUDOpy comparison, same process, %d games each: ours %.1f games/s, LUDOpy %.1f games/s,"

@@ -10,7 +10,21 @@ import json
 import random
 import time
 
+from ludus.board.definition import BoardDefinition
+from ludus.checkers.game import start_position as checkers_start
+from ludus.config import defaults, read_config
 from ludus.errors import LudusError, NotationError
+from ludus.games import position
+from ludus.ludo.rules import rules_from_spec
+from ludus.record import GameRecord
+from ludus.sensing.calibration import Calibration
+
+from ludus_host.paths import board_file
+from ludus_host.sim.server import Hub, Settings
+from ludus_host.sim.table import replay_record, replay_script
+from ludus_host.virtual.board import load_board
+from ludus_host.virtual.runner import Simulator
+from ludus_host.virtual.script import parse_script
 
 ODD = [
     "\u00b2",
@@ -87,9 +101,6 @@ SEEDS = {
 
 
 def _record_seed():
-    from ludus.games import position
-    from ludus.record import GameRecord
-
     record = GameRecord.new("checkers/2", seed=bytes(32))
     game = position("checkers/2")
     for _ in range(3):
@@ -101,40 +112,22 @@ def _record_seed():
 
 
 def _board_seed():
-    from ludus_host.paths import board_file
-
     with open(board_file("ludo52"), encoding="utf-8") as f:
         return f.read()
 
 
 def _calibration_seed():
-    from ludus.sensing.calibration import Calibration
-
     cal = Calibration(4)
     return cal.to_json()
 
 
 def _config_seed():
-    import json
-
-    from ludus.config import defaults
 
     return json.dumps(defaults())
 
 
 def entry_points():
     """{name: function(text)}: each returns normally or raises LudusError."""
-    from ludus.board.definition import BoardDefinition
-    from ludus.checkers.game import start_position as checkers_start
-    from ludus.config import read_config
-    from ludus.games import position
-    from ludus.ludo.rules import rules_from_spec
-    from ludus.record import GameRecord
-    from ludus.sensing.calibration import Calibration
-
-    from ludus_host.virtual.board import load_board
-    from ludus_host.virtual.runner import Simulator
-    from ludus_host.virtual.script import parse_script
 
     ludo_game = position(LUDO_POSITION)
     checkers_game = position(CHECKERS_START)
@@ -148,9 +141,6 @@ def entry_points():
         if len(actions) <= 30:
             for _ in Simulator(board, "checkers/2").run(actions):
                 pass
-
-    from ludus_host.sim.server import Hub, Settings
-    from ludus_host.sim.table import replay_record, replay_script
 
     hub = Hub(Settings("checkers/2", seed="00" * 32))
 

@@ -21,6 +21,7 @@ def ludus_danish_rate(games, seed=1):
 def ludopy_rate(games, seed=1):
     """Games per second of LUDOpy playing random 4-player games to its first winner, driven the way its
     README shows (get_observation, then answer_observation with a random movable piece)."""
+    # LUDOpy and numpy come with the dev extras only: loaded when the comparison runs
     import ludopy  # type: ignore[import-untyped]
     import numpy as np
 

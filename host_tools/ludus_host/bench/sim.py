@@ -12,6 +12,8 @@ import statistics
 import time
 
 from ludus_host.paths import ROOT
+from ludus_host.sim.server import Hub, Settings, make_app
+from ludus_host.sim.table import replay_script
 
 SEED = "00" * 32
 
@@ -30,7 +32,6 @@ def _played(hub):
 
 def beats(count=2000):
     """µs per beat of the clock (mean, worst): each beat runs 20 ms of the board."""
-    from ludus_host.sim.server import Hub, Settings
 
     hub = Hub(Settings("checkers/2", seed=SEED))
     _played(hub)
@@ -45,9 +46,7 @@ def beats(count=2000):
 
 
 async def _round_trips(count):
-    from aiohttp.test_utils import TestClient, TestServer
-
-    from ludus_host.sim.server import Settings, make_app
+    from aiohttp.test_utils import TestClient, TestServer  # (0.4 s to import: for this figure only)
 
     client = TestClient(TestServer(make_app(Settings("checkers/2", seed=SEED))))
     await client.start_server()
@@ -92,7 +91,6 @@ def round_trips(count=40):
 
 def replay():
     """ms to replay examples/checkers-jump-chain.play into steps (the page's Replay), and the steps."""
-    from ludus_host.sim.table import replay_script
 
     with open(os.path.join(ROOT, "examples", "checkers-jump-chain.play"), encoding="utf-8") as f:
         text = f.read()

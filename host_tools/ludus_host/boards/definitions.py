@@ -14,7 +14,9 @@ from typing import Any
 import ludus.board.places as boarddef
 from ludus.board.definition import BoardDefinition
 from ludus.board.places import COLOURS, FORMAT, LUDO_SHAPES
+from ludus.checkers.geometry import COL, POINT_OF, ROW
 from ludus.errors import BoardDefinitionError, ConfigError
+from ludus.referee.core import default_scene
 
 from ludus_host.paths import check_json, read_text, write_atomically
 
@@ -100,11 +102,8 @@ def _round(v):
 
 
 def _checkers_geometry():
-    """Per-hole (row, col, point or None), preferring the rules core's own tables."""
-    try:
-        from ludus.checkers.geometry import COL, POINT_OF, ROW
-    except ImportError:  # the rules core not there: compute from docs/architecture.md
-        return _checkers_geometry_from_contract()
+    """Per-hole (row, col, point or None), from the rules core's own tables (the tests hold them against
+    _checkers_geometry_from_contract, computed from docs/architecture.md)."""
     return [(ROW[h], COL[h], POINT_OF[h] if POINT_OF[h] < 6 else None) for h in range(len(ROW))]
 
 
@@ -367,8 +366,6 @@ def referee_checks(board, source):
     """Refuse, in the referee's own words, a board the referee would refuse though its file is sound:
     LEDs its light scene cannot drive within the current budget. (The scene is made exactly as the
     referee makes it.)"""
-    from ludus.errors import ConfigError
-    from ludus.referee.core import default_scene
 
     try:
         default_scene(board)

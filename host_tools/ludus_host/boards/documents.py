@@ -19,6 +19,9 @@ import json
 import math
 import os
 
+from ludus.board.power import DEFAULT_BUDGET_MA
+from ludus.config import defaults
+
 from ludus_host.boards import definitions as boards
 from ludus_host.boards import magnetics
 from ludus_host.boards.magnetics import Magnet, SensingDesign, Stack, Switch
@@ -127,7 +130,6 @@ def power(d, supply_ma=500):
     the LEDs get (their dark draw included, as ludus.light.scene counts it). On USB that is the budget
     the firmware applies with budget_ma null (ludus.board.check: the board file's supply less its
     reserve, capped by ludus.board.power's USB figure); an external supply is counted at 90 %."""
-    from ludus.board.power import DEFAULT_BUDGET_MA
 
     cells = len(d["cells"])
     leds = d["leds"]["count"]
@@ -626,8 +628,7 @@ def chains_svg(d):
 def wiring():
     """wiring.md: the Pico pin map (ludus.config.defaults()), what each pin is wired to (the circuit's
     designators), and how the chains and the power are wired."""
-    from ludus.config import defaults
-
+    # the circuit loads SKiDL (2 s): only the documents that need it import it
     from ludus_host.circuit.design import ANALOG_PINS, SUPPLY_SENSE_GPIO
 
     pins = defaults()["pins"]
@@ -743,9 +744,7 @@ def wiring():
 
 def wiring_svg():
     """wiring.svg: the block diagram of wiring.md, its pin numbers from ludus.config.defaults()."""
-    from ludus.config import defaults
-
-    from ludus_host.circuit.design import SUPPLY_SENSE_GPIO
+    from ludus_host.circuit.design import SUPPLY_SENSE_GPIO  # (SKiDL: see wiring)
 
     pins = defaults()["pins"]
     s = pins["sensors"]
@@ -880,7 +879,7 @@ def wiring_svg():
 def write_all(out="hardware", progress=lambda s: None, pcbs=None):
     """Every generated document under OUT, the circuits' included; the paths written. The die button's
     hole on each drilling template is read from the board's PCB under PCBS (default OUT)."""
-    from ludus_host.circuit import bom, netlist, outputs
+    from ludus_host.circuit import bom, netlist, outputs  # (SKiDL: see wiring)
 
     written = []
     for name in BOARDS + (ANALOG,):

@@ -8,7 +8,13 @@ import os
 import sys
 import time
 
+from ludus.bots.checkers import Lcg, StrongBot, choose_move
+from ludus.bots.ludo import bot_for
+from ludus.bots.selfplay import SeededDie
+from ludus.checkers.game import CheckersGame
+from ludus.checkers.game import start_position as checkers_start
 from ludus.errors import ConfigError
+from ludus.ludo.game import start_position as ludo_start
 
 LUDO_LEVELS = ("random", "preferred", "strong")
 CHECKERS_LEVELS = ("random", "greedy", "strong")
@@ -25,20 +31,16 @@ class Arena:
         parts = game.split("/")
         self.solo = False
         if parts[0] == "ludo" and len(parts) in (2, 3):
-            from ludus.ludo.game import start_position
-
             self.kind = "ludo"
             self.spec = parts[1] + "/" + (parts[2] if len(parts) == 3 else "4")
             levels = LUDO_LEVELS
-            self.start = start_position
+            self.start = ludo_start
         elif parts[0] == "checkers" and len(parts) == 2:
-            from ludus.checkers.game import start_position
-
             self.kind = "checkers"
             self.solo = parts[1] == "solo"
             self.spec = "2" if self.solo else parts[1]
             levels = CHECKERS_LEVELS
-            self.start = start_position
+            self.start = checkers_start
         else:
             raise ConfigError(
                 "arena game %r: expected ludo/PRESET[/PLAYERS] (ludo/danish/4) or checkers/SETUP "
@@ -75,9 +77,6 @@ class Arena:
         return self._checkers(rot, game_seed)
 
     def _ludo(self, rot, game_seed):
-        from ludus.bots.ludo import bot_for
-        from ludus.bots.selfplay import SeededDie
-
         game = self.start(self.spec)
         game.max_undo = 0
         die = SeededDie(game_seed)
@@ -113,8 +112,6 @@ class Arena:
         return e, moves[e], spent, counts
 
     def _checkers(self, rot, game_seed):
-        from ludus.bots.checkers import Lcg, StrongBot, choose_move
-
         game = self.start(self.spec)
         n = self.players
         if self.solo:
@@ -160,7 +157,6 @@ class Arena:
 
 def _alone(game):
     # the two-player start with the second set taken off: seat 0 alone on the board
-    from ludus.checkers.game import CheckersGame
 
     board = bytearray(game._board)
     cfg = game.config

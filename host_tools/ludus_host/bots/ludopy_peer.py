@@ -122,6 +122,7 @@ def our_choices(notation, rules, roll):
 
 def ludopy_choices(lgame, seat, roll):
     """{resulting position: piece index} for every movable piece of LUDOpy's pending observation."""
+    # LUDOpy (and its numpy) come with the dev extras only: imported where the peer is played
     import numpy as np
     from ludopy.player import Player  # type: ignore[import-untyped]
 

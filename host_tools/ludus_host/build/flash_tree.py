@@ -16,7 +16,8 @@ import json
 import os
 import shutil
 
-from ludus.config import read_config
+from ludus import __version__
+from ludus.config import defaults, read_config
 from ludus.errors import LudusError
 
 from ludus_host.build.image import compile_file, compile_package, romfs_image
@@ -69,8 +70,6 @@ def stage(out_dir, config_text=None, mode="files", march="armv6m", test_hooks=Fa
     if mode not in ("files", "romfs"):
         raise FlashError("mode must be files or romfs, not %r" % (mode,))
     if config_text is None:
-        from ludus.config import defaults
-
         config_text = json.dumps(defaults(), indent=2) + "\n"
     config = check_config(config_text)
     board_path = board_file(config["board"])
@@ -181,7 +180,6 @@ def operations(tree, port=None, clear_journal=False):
     """The mpremote runs that flash TREE to the board on PORT (None: mpremote's auto, the first USB
     serial port it finds). clear_journal: erase the journal's flash too (its games are lost: the way
     out of a game kept in recovery, docs/firmware.md)."""
-    from ludus import __version__
 
     connect = ["connect", port] if port else []
     r = tree.root

@@ -16,6 +16,8 @@ import os
 import shutil
 import subprocess
 
+from mpremote.romfs import VfsRomWriter
+
 from ludus_host.paths import FIRMWARE, tool
 
 
@@ -135,7 +137,6 @@ def compile_file(path, target, module, march="x64", lines=True):
 def romfs_image(mpy_dir):
     """The bytes of a ROMFS image holding every .mpy file under MPY_DIR (its folders kept), in the
     format `vfs.VfsRom` mounts (written by mpremote's own ROMFS writer)."""
-    from mpremote.romfs import VfsRomWriter
 
     writer = VfsRomWriter()
 

@@ -2,6 +2,7 @@
 and the x86 instruction count of the unix port under callgrind with the estimated Pico time
 (instructions x 20 ns, an estimate good to about +-50%). Prints a table; --json writes the raw figures."""
 
+import argparse
 import importlib.util
 import json
 import shutil
@@ -15,7 +16,7 @@ from ludus_host.emulator.table import PRESS_MS
 from ludus_host.paths import find_tool, write_atomically
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="PATTERN", help="run only cases whose name contains PATTERN")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     parser.add_argument("--no-micropython", action="store_true", help="CPython figures only")
@@ -80,7 +81,7 @@ def add_arguments(parser):
     )
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.sim:
         figures = sim_bench.run()
         if args.json:

@@ -6,6 +6,7 @@ each fault named, and nothing is written. docs/config.md.
     ludus config --from config.json --set pins.buzzer=null      # change one field of a file
     ludus config --check config.json                             # only check it"""
 
+import argparse
 import json
 import sys
 
@@ -19,7 +20,7 @@ class ConfigError(LudusError):
     """A configuration that is refused."""
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="source", default=None, help="start from this config.json")
     parser.add_argument(
         "--set",
@@ -39,7 +40,7 @@ def _value(text):
         return text  # a bare word: board=checkers
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.check:
         _config, faults = read_config(read_text(args.check, "config"))
         if faults:

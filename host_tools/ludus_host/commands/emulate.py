@@ -23,6 +23,7 @@ As a real Pico's, its USB serial goes away when it resets or loses power, and co
 pseudo-terminal) once it is up again; --link always names the current one, and the tools open it
 again by that name."""
 
+import argparse
 import os
 import pty
 import select
@@ -33,10 +34,14 @@ import time
 import tty
 from collections.abc import Callable
 
+from ludus.config import read_config
 from ludus.errors import LudusError
+from ludus.games import position
 
 from ludus_host.args import refuse_overwriting
+from ludus_host.emulator import harness as pico
 from ludus_host.paths import ROOT, read_text
+from ludus_host.virtual.board import load_board
 
 DROP_S = 0.5  # how long the USB port is gone at a reset (a Pico's re-enumeration takes about as long)
 
@@ -124,7 +129,7 @@ class UsbPort:
             return b""
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", default=None, help="the board (default: the config's, else ludo52)")
     parser.add_argument("--config", default=None, metavar="FILE", help="config.json: its pins wire the board")
     parser.add_argument("--romfs", action="store_true", help="the MicroPython build with a ROMFS partition")
@@ -143,9 +148,6 @@ def add_arguments(parser):
 
 
 def _setup(args):
-    from ludus.config import read_config
-
-    from ludus_host.virtual.board import load_board
 
     refuse_overwriting(
         [("--flash-image", args.flash_image), ("--link", args.link)],
@@ -163,7 +165,6 @@ def _setup(args):
 
 def _channels(words, board, config):
     """Sensor channels of PLACE or channel-number words; LudusError for one that is neither."""
-    from ludus.games import position
 
     out = []
     game = position(_preset(config))
@@ -189,8 +190,6 @@ def _preset(config):
 
 
 def _start_channels(board, config):
-    from ludus.games import position
-
     game = position(_preset(config))
     binding = board.bind(game.place_names)
     counts = bytearray(len(game.place_names))
@@ -202,9 +201,7 @@ def _start_channels(board, config):
     return out
 
 
-def run(args):
-    from ludus_host.emulator import harness as pico
-
+def run(args: argparse.Namespace) -> int:
     config, board, name = _setup(args)
     folder = os.path.join(ROOT, "build", "emulate")
     image = args.flash_image or os.path.join(folder, "%s%s.flash" % (name, "-romfs" if args.romfs else ""))

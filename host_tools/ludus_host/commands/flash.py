@@ -4,6 +4,7 @@ version the device reports, and reset it. --dry-run prints the mpremote operatio
 --stage DIR writes the tree only. Modes: files (.mpy on littlefs, the stock build) and romfs (an image
 in the ROMFS partition of a build that has one). docs/firmware.md."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from ludus_host.build.flash_tree import FlashError, operations, stage
 from ludus_host.paths import ROOT, read_text
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", default=None, help="the serial port (default: mpremote finds the Pico)")
     parser.add_argument(
         "--mode",
@@ -49,7 +50,7 @@ def add_arguments(parser):
     )
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.stage and args.config and inside(args.config, args.stage):
         raise OverwriteError(
             "--config %s is inside --stage %s, which is emptied first: keep the config elsewhere"

@@ -6,6 +6,7 @@ time. Prints the cases tried per entry point and any failure; exit 1 if there is
     ludus fuzz --seconds 600              # as many as fit
     ludus fuzz --save-corpus FILE         # the device-side inputs, for the MicroPython replay test"""
 
+import argparse
 import json
 import sys
 
@@ -14,7 +15,7 @@ from ludus_host.bench import fuzz
 from ludus_host.paths import write_atomically
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cases", type=whole(1, 10**7), default=500, help="inputs per entry point (500)")
     parser.add_argument("--seconds", type=whole(1, 10**6), help="fuzz for this long instead")
     parser.add_argument("--seed", type=whole(0, 2**31 - 1), default=1, help="the random seed (1)")
@@ -26,7 +27,7 @@ def add_arguments(parser):
     )
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.save_corpus:
         write_atomically(
             args.save_corpus, json.dumps(fuzz.corpus(seed=args.seed), indent=0, ensure_ascii=True) + "\n"

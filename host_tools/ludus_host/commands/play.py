@@ -1,21 +1,28 @@
 """Drive the referee with a script of physical actions on a simulated board (sensors, LEDs, button,
 clock) and print its events and LED frames as JSON lines. The script format: docs/play-scripts.md."""
 
+import argparse
 import json
 import os
 import sys
 
 from ludus.errors import BoardDefinitionError, NotationError
+from ludus.hw.pixels import gamma_table
+from ludus.light.palette import MEANING_PATTERN, SOLID
 
 from ludus_host.args import is_digits, whole
-from ludus_host.paths import board_names, read_text
+from ludus_host.build.flash_tree import stage
+from ludus_host.emulator import harness as pico
+from ludus_host.paths import ROOT, board_names, read_text
+from ludus_host.virtual import tape
 from ludus_host.virtual.board import load_board
+from ludus_host.virtual.colours import MEANING_NAMES
 from ludus_host.virtual.runner import Simulator
 from ludus_host.virtual.script import parse_script
 from ludus_host.virtual.words import log_line, prompt
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", help="the play script ('-' reads standard input)")
     parser.add_argument(
         "--board", required=True, help="a board file, or a name in hardware/boards (ludo52, checkers...)"
@@ -74,7 +81,7 @@ def _turn_clock(value):
     return int(value)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     text = read_text(args.script, "script")
     board = load_board(args.board, args.wiring)
     actions = parse_script(text, board)
@@ -123,8 +130,6 @@ def _on_the_pico(args, text, board, board_name):
     # the script recorded tick by tick here, replayed as pin levels on the emulated Pico running the
     # flashed firmware with its test hooks (forced dice, `start` positions), and the referee's events
     # and LED frames of both runs compared
-    from ludus_host.emulator import harness as pico
-    from ludus_host.virtual import tape
 
     if args.seed not in (None, DEFAULT_SEED) or args.analog or args.turn_clock or args.settle_ms != 200:
         raise NotationError(
@@ -151,8 +156,6 @@ def _on_the_pico(args, text, board, board_name):
 def pico_tree(board_name, game):
     """The tree `ludus play --pico` runs: `ludus flash`'s files mode with the test hooks, at the
     brightness `ludus play` shows (full), in build/pico-tree-BOARD."""
-    from ludus_host.build.flash_tree import stage
-    from ludus_host.paths import ROOT
 
     tree = os.path.join(ROOT, "build", "pico-tree-" + board_name)
     config = json.dumps({"board": board_name, "game": game, "brightness": 255})
@@ -180,10 +183,6 @@ def compare(items, report, board):
     out: blinking and breathing patterns, and the die display taking the waiting rolls in turn,
     follow each board's own clock, and the two clocks start apart (the indicators, turn and die, are
     left out for that reason). docs/play-scripts.md."""
-    from ludus.hw.pixels import gamma_table
-    from ludus.light.palette import MEANING_PATTERN, SOLID
-
-    from ludus_host.virtual.colours import MEANING_NAMES
 
     here = [e for e in items if "event" in e and e["event"] not in DEVICE_EVENTS]
     there = [e for e in report["events"] if "event" in e and e["event"] not in DEVICE_EVENTS]

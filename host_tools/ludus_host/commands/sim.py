@@ -10,6 +10,7 @@ and the moves (docs/simulator.md).
 
 Ctrl-C stops it."""
 
+import argparse
 import asyncio
 import errno
 import ipaddress
@@ -17,15 +18,18 @@ import socket
 import sys
 import webbrowser
 
+from aiohttp import web
 from ludus.errors import LudusError
+from ludus.referee.presets import split_preset
 
 from ludus_host.args import whole
+from ludus_host.sim.server import Settings, make_app
 from ludus_host.sim.table import GAMES, SPEEDS
 
 DEFAULT_PORT = 8765
 
 
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT, help="port (default 8765)")
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
@@ -126,7 +130,6 @@ def reachable_from_elsewhere(sock: socket.socket) -> bool:
 
 async def serve(app, sock, ready=None):
     """Serve app on sock until cancelled; ready() is called once it accepts connections."""
-    from aiohttp import web
 
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
@@ -141,10 +144,7 @@ async def serve(app, sock, ready=None):
         await runner.cleanup()
 
 
-def run(args):
-    from ludus.referee.presets import split_preset
-
-    from ludus_host.sim.server import Settings, make_app
+def run(args: argparse.Namespace) -> int:
 
     if args.seed is not None:
         try:

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 
+from ludus.config import defaults, read_config
 from ludus.errors import LudusError
 
 from ludus_host.paths import ROOT
@@ -80,7 +81,6 @@ def run_session(tree, steps, board, end_ms=500):
     that restarts the board (a `test_start`, a power cut) waits for the new self-test, and the steps
     after it keep their distance from it (the board's boot takes seconds here; in `ludus play`
     none)."""
-    from ludus.config import read_config
 
     with open(os.path.join(tree, "config.json"), encoding="utf-8") as f:
         config = read_config(f.read())[0]
@@ -247,7 +247,6 @@ class EmulatedPico:
         """xip: charge the chip's flash reads through a model of its XIP cache (a miss stalls the core
         448 ns: docs/emulator.md, "The XIP cache"); worst_erase: flash erases and programs take the
         datasheet's longest times (400 ms a sector) instead of the typical ones."""
-        from ludus.config import defaults
 
         uf2, bootrom = assets(romfs)
         pins = (config or defaults())["pins"]

@@ -13,14 +13,20 @@ import os
 import queue
 import time
 
+from ludus.config import read_config
 from ludus.errors import LudusError, NotationError
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
+from ludus_host.build.flash_tree import stage
+from ludus_host.emulator.harness import assets, booted_pico, fs_image, node
+from ludus_host.link.client import Link
+from ludus_host.link.words import describe
 from ludus_host.sim.table import (
     CUES,
     MAX_CUES,
     MAX_LOG,
+    board_for,
     button_down,
     last_move_cells,
     move_piece,
@@ -129,8 +135,6 @@ class _Shown:
     def _words(self, item):
         try:
             if item.get("event") in DEVICE_EVENTS:
-                from ludus_host.link.words import describe
-
                 return describe(item)
             return words(item, self.adapter, self.game, rolloff=in_rolloff(self.game))
         except (TypeError, ValueError, AttributeError, IndexError, KeyError):
@@ -197,8 +201,6 @@ class DeviceMirror:
     mirror = "device"
 
     def __init__(self, port, link=None, wiring=None):
-        from ludus_host.link.client import Link
-
         self.port = port
         self.link = link or Link(port)
         self.t0 = time.monotonic()
@@ -368,10 +370,6 @@ class PicoTwin:
     RUN_MS = 40  # emulated time per beat of the page's clock
 
     def __init__(self, preset, board_name=None, say=None):
-        from ludus_host.build.flash_tree import stage
-        from ludus_host.emulator.harness import assets, booted_pico, fs_image, node
-        from ludus_host.sim.table import board_for
-
         # what the emulator needs, first: without it, one line says so before anything is compiled
         assets()
         node()
@@ -385,7 +383,6 @@ class PicoTwin:
         say = say or (lambda text: None)
         say("compiling the firmware for the emulated Pico")
         stage(tree, json.dumps(config), "files", "armv6m")
-        from ludus.config import read_config
 
         full = read_config(json.dumps(config))[0]
         if not os.path.exists(fs_image(tree)):

@@ -24,9 +24,11 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 from ludus.config import BOT_LEVELS
 from ludus.errors import LudusError
+from ludus.hw import buzzer
 from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
+from ludus_host.sim.mirror import DeviceMirror, PicoTwin
 from ludus_host.sim.table import (
     GAMES,
     SPEEDS,
@@ -132,12 +134,8 @@ class Hub:
         self.club = Club()  # the names and seasons, kept from table to table
         self.table: Table
         if settings.device:
-            from ludus_host.sim.mirror import DeviceMirror
-
             self.table = DeviceMirror(settings.device, wiring=settings.wiring)
         elif settings.pico:
-            from ludus_host.sim.mirror import PicoTwin
-
             self.table = PicoTwin(settings.preset, settings.board, say=settings.say)
         else:
             self.table = LiveTable(
@@ -339,7 +337,6 @@ class Page:
 
 def cue_notes():
     """The piezo's cues as the firmware plays them, {name: [Hz, ms, Hz, ms, ...]} (0 Hz: a rest)."""
-    from ludus.hw import buzzer
 
     cues = {"illegal": buzzer.ILLEGAL, "your_turn": buzzer.YOUR_TURN, "refused": buzzer.REFUSED}
     return {name: list(notes) for name, notes in cues.items()}

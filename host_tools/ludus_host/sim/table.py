@@ -22,11 +22,13 @@ import time
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.hw.button import Button
 from ludus.hw.fake import FakePin
+from ludus.ludo.season import KEY_DIGITS, Season, rules_of
 from ludus.record import GameRecord
 from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import paths
+from ludus_host.records.season import record_players
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, game_colours, load_board
 from ludus_host.virtual.runner import TICK_MS, Simulator
@@ -80,9 +82,6 @@ class Club:
     def count(self, record, game):
         """Count a finished game in its rule set's season: (rules, kind), or None for a game that is not
         Ludo or was counted already."""
-        from ludus.ludo.season import KEY_DIGITS, Season, rules_of
-
-        from ludus_host.records.season import record_players
 
         rules = rules_of(record.start)
         if rules is None or record.result is None:
@@ -103,7 +102,6 @@ class Club:
         family, rules = split_preset(preset)
         if family != "ludo":
             return None
-        from ludus.ludo.season import Season
 
         season = self.seasons.get(rules)
         return (season if season is not None else Season(rules)).result()

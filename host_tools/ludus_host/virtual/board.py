@@ -6,6 +6,7 @@ import os
 from array import array
 
 from ludus.board.definition import BoardDefinition
+from ludus.board.wiring import apply
 from ludus.errors import BoardDefinitionError, NotationError
 from ludus.sensing import Occupancy
 from ludus.sensing.calibration import Calibration
@@ -34,8 +35,6 @@ def load_board(name, wiring=None):
             raise BoardDefinitionError(str(exc)) from None
     board = BoardDefinition.load(path)
     if wiring is not None:
-        from ludus.board.wiring import apply
-
         text = paths.read_text(wiring, "wiring map", 256 * 1024)
         try:
             apply(board, text)

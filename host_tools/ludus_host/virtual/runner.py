@@ -12,8 +12,10 @@ import json
 
 import ludus.light.palette as palette
 from ludus.config import bot_seats, bots_fault, names_fault, seat_names
+from ludus.dice import Dice
 from ludus.errors import LudusError, NotationError
 from ludus.ludo.geometry import COLOURS
+from ludus.record import GameRecord
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 
 from ludus_host.virtual import colours as lights
@@ -299,8 +301,6 @@ class Simulator:
 
     def start(self, text):
         # the pieces of a position on the board, and the referee continuing it as after a power cut
-        from ludus.dice import Dice
-        from ludus.record import GameRecord
 
         game = self.referee.adapter.position(text)
         counts = bytearray(len(game.place_names))

@@ -1,7 +1,10 @@
 """The simulator's words for people, one source for its page and `ludus play --words`: the referee's events
 as sentences, what the players are to do now, a rule set's short rules and what each bot level does."""
 
+from ludus.checkers.geometry import adjacent
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
+from ludus.ludo.rules import rules_from_spec
+from ludus.referee.states import PHASE_NAMES, SITUATION_NAMES
 
 from ludus_host.virtual import colours as lights
 
@@ -96,8 +99,6 @@ def _move_parts(text, game):
         verb = "moved"
         names = getattr(game, "place_names", None)
         if names is not None and frm in names and to in names:
-            from ludus.checkers.geometry import adjacent
-
             if not adjacent(names.index(frm), names.index(to)):
                 verb = "jumped"
         return verb, "from %s to %s" % (frm, to), {}
@@ -340,7 +341,6 @@ def waiting_rolls(game):
 def prompt(ref, hand=(), players=None):
     """What the players are to do now, in a sentence, from the referee's state (a ludus.referee.Referee):
     "Green: throw the die", "Move a token 4", "No move for this piece: put it back on t2", "Red wins"."""
-    from ludus.referee.states import PHASE_NAMES, SITUATION_NAMES
 
     phase = PHASE_NAMES[ref.phase]
     game = ref.game
@@ -569,8 +569,6 @@ def rules_words(preset):
     board is played."""
     family, _, rest = preset.partition("/")
     if family == "ludo":
-        from ludus.ludo.rules import rules_from_spec
-
         out = ludo_rules(rules_from_spec(rest.split("/")[0]))
     else:
         out = list(CHECKERS_RULES)
