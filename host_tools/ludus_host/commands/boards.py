@@ -109,97 +109,121 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+GENERATED = (
+    "pitch",
+    "direction",
+    "led_order",
+    "channel_order",
+    "bank_size",
+    "sensor_kind",
+    "ma_per_channel",
+    "supply_ma",
+    "reserved_ma",
+    "waiting_leds",
+)  # the options of `generate` that are parameters of the generator
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.action == "generate":
-        params = {}
-        for key in (
-            "pitch",
-            "direction",
-            "led_order",
-            "channel_order",
-            "bank_size",
-            "sensor_kind",
-            "ma_per_channel",
-            "supply_ma",
-            "reserved_ma",
-            "waiting_leds",
-        ):
-            value = getattr(args, key)
-            if value is not None:
-                if key == "ma_per_channel" and value == int(value):
-                    value = int(value)
-                params[key] = value
-        games = args.game or boards.GAMES
-        for path in boards.write_all(args.out, games, **params):
-            print(path)
-        return 0
-    if args.action == "validate":
-        bad = 0
-        for path in args.files:
-            try:
-                board = _load(path)
-            except BoardDefinitionError as exc:
-                bad += 1
-                print("ludus boards: %s" % exc, file=sys.stderr)
-                continue
-            print(
-                "%s: ok (%s, %d cells, %d places, %d sensor channels, %d LEDs)"
-                % (
-                    path,
-                    board.game,
-                    board.cell_count,
-                    len(board.place_names),
-                    board.channel_count,
-                    board.led_count,
-                )
-            )
-        return 2 if bad else 0
-    if args.action == "draw":
-        refuse_overwriting([("--svg", args.svg)], [("the board definition", args.file)])
-        _load(args.file)
-        d = boards.load(args.file)
-        if args.svg:
-            draw = {"layout": boards.draw_svg, "drill": hardware.drill_svg, "chains": hardware.chains_svg}
-            try:
-                write_atomically(args.svg, draw[args.kind](d))
-            except OSError as exc:
-                raise ConfigError("cannot write %s: %s" % (args.svg, exc.strerror or exc)) from None
-            print(args.svg)
-        else:
-            sys.stdout.write(boards.draw_text(d))
-        return 0
-    if args.action == "pcb":
-        from ludus_host.pcb import outputs as pcb_outputs  # (SKiDL and the PCB job: 1.5 s, this branch only)
+    action = ACTIONS.get(args.action)
+    if action is None:
+        raise ConfigError("unknown action %r" % args.action)
+    return action(args)
 
-        boards_wanted = tuple(args.board) if args.board else FINISHED
+
+def _generate(args):
+    params = {}
+    for key in GENERATED:
+        value = getattr(args, key)
+        if value is not None:
+            if key == "ma_per_channel" and value == int(value):
+                value = int(value)
+            params[key] = value
+    games = args.game or boards.GAMES
+    for path in boards.write_all(args.out, games, **params):
+        print(path)
+    return 0
+
+
+def _validate(args):
+    bad = 0
+    for path in args.files:
         try:
-            paths = pcb_outputs.write_all(
-                args.out, boards_wanted, progress=lambda line: print(line, flush=True)
-            )
-        except pcb_outputs.PcbFault as exc:
+            board = _load(path)
+        except BoardDefinitionError as exc:
+            bad += 1
             print("ludus boards: %s" % exc, file=sys.stderr)
-            return 1
-        except OSError as exc:
-            raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
-        print("%d files written" % len(paths))
-        return 0
-    if args.action in ("hardware", "circuit"):
-        from ludus_host.circuit import outputs  # (SKiDL: 1.5 s, this branch only)
-
-        write = hardware.write_all if args.action == "hardware" else outputs.write_all
-        try:
-            for path in write(args.out, progress=lambda line: print(line, flush=True)):
-                print(path)
-        except outputs.CircuitFault as exc:
-            print(
-                "ludus boards: the circuit fails its checks, nothing of it written:\n%s" % exc,
-                file=sys.stderr,
+            continue
+        print(
+            "%s: ok (%s, %d cells, %d places, %d sensor channels, %d LEDs)"
+            % (
+                path,
+                board.game,
+                board.cell_count,
+                len(board.place_names),
+                board.channel_count,
+                board.led_count,
             )
-            return 1
+        )
+    return 2 if bad else 0
+
+
+def _draw(args):
+    refuse_overwriting([("--svg", args.svg)], [("the board definition", args.file)])
+    _load(args.file)
+    d = boards.load(args.file)
+    if args.svg:
+        draw = {"layout": boards.draw_svg, "drill": hardware.drill_svg, "chains": hardware.chains_svg}
+        try:
+            write_atomically(args.svg, draw[args.kind](d))
         except OSError as exc:
-            raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
-        return 0
-    raise ConfigError("unknown action %r" % args.action)
+            raise ConfigError("cannot write %s: %s" % (args.svg, exc.strerror or exc)) from None
+        print(args.svg)
+    else:
+        sys.stdout.write(boards.draw_text(d))
+    return 0
+
+
+def _pcb(args):
+    from ludus_host.pcb import outputs as pcb_outputs  # (SKiDL and the PCB job: 1.5 s, this branch only)
+
+    boards_wanted = tuple(args.board) if args.board else FINISHED
+    try:
+        paths = pcb_outputs.write_all(args.out, boards_wanted, progress=lambda line: print(line, flush=True))
+    except pcb_outputs.PcbFault as exc:
+        print("ludus boards: %s" % exc, file=sys.stderr)
+        return 1
+    except OSError as exc:
+        raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
+    print("%d files written" % len(paths))
+    return 0
+
+
+def _documents(args):
+    from ludus_host.circuit import outputs  # (SKiDL: 1.5 s, this branch only)
+
+    write = hardware.write_all if args.action == "hardware" else outputs.write_all
+    try:
+        for path in write(args.out, progress=lambda line: print(line, flush=True)):
+            print(path)
+    except outputs.CircuitFault as exc:
+        print(
+            "ludus boards: the circuit fails its checks, nothing of it written:\n%s" % exc,
+            file=sys.stderr,
+        )
+        return 1
+    except OSError as exc:
+        raise ConfigError("cannot write under %s: %s" % (args.out, exc.strerror or exc)) from None
+    return 0
+
+
+ACTIONS = {
+    "generate": _generate,
+    "validate": _validate,
+    "draw": _draw,
+    "pcb": _pcb,
+    "hardware": _documents,
+    "circuit": _documents,
+}
 
 
 def _load(path):

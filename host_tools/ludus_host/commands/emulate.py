@@ -201,6 +201,119 @@ def _start_channels(board, config):
     return out
 
 
+class Console:
+    """An emulated Pico on a pseudo-terminal: its USB serial copied both ways, resets and power cuts
+    shown as the port going away, and the controls typed on stdin (put, lift, press, cut, ...) turned
+    into pin levels. One request to the harness at a time (the lock)."""
+
+    def __init__(self, emu, port, board, config):
+        self.emu = emu
+        self.port = port
+        self.board = board
+        self.config = config
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        emu.on_usb = self.to_port
+        emu.on_note = self.noted
+
+    def to_port(self, text):
+        self.port.write(text.encode("latin1"))
+
+    def noted(self, msg):
+        # a reset or a power cut: the USB port goes away, and comes back once the Pico is up again
+        if "reset" in msg or msg.get("power") == "off":
+            self.port.down()
+            what = "resets (%s)" % msg["reset"] if "reset" in msg else "is off"
+            print("ludus emulate: the Pico %s: its USB serial goes away" % what, flush=True)
+        if "reset" in msg or msg.get("power") == "on":
+            self.port.back_in(DROP_S)
+
+    def request(self, **req):
+        with self.lock:
+            self.emu.request(**req)
+            if req["op"] != "usb":
+                self.emu.request(op="go")
+
+    def from_port(self):
+        while not self.stop.is_set():
+            data = self.port.read(0.2)
+            if data:
+                self.request(op="usb", data=data.decode("latin1"))
+
+    def controls(self):
+        down = set()
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "quit":
+                break
+            try:
+                down = self.control(words[0], words[1:], down)
+            except LudusError as exc:
+                print("emulate: %s" % exc)
+        self.stop.set()
+        with self.lock:
+            self.emu.request(op="stats")  # ends the free run: the main loop sees the answer and stops
+
+    def control(self, verb, rest, down):
+        """One typed control; the channels with a piece on them afterwards."""
+        request = self.request
+        if verb in ("put", "lift"):
+            chans = _channels(rest, self.board, self.config)
+            (down.update if verb == "put" else down.difference_update)(chans)
+            request(op="lines", set=[[ch, 0 if verb == "put" else 1] for ch in chans])
+        elif verb == "start":
+            request(op="lines", set=[[ch, 1] for ch in down])
+            down = set(_start_channels(self.board, self.config))
+            request(op="lines", set=[[ch, 0] for ch in down])
+        elif verb == "clear":
+            request(op="lines", set=[[ch, 1] for ch in down])
+            down = set()
+        elif verb in ("press", "hold"):
+            request(op="button", down=True)
+            time.sleep(0.1 if verb == "press" else 1.0)
+            request(op="button", down=False)
+        elif verb == "cut":
+            request(op="cut", at_op=0)
+            time.sleep(1.0)
+            request(op="power_on")
+        else:
+            print("emulate: unknown %r (put, lift, start, clear, press, hold, cut, quit)" % verb)
+        return down
+
+    def serve(self, typed=True):
+        """Run until quit, Ctrl-C or SIGTERM: the port copied, the controls read when typed."""
+        threading.Thread(target=self.from_port, daemon=True).start()
+        if typed:
+            threading.Thread(target=self.controls, daemon=True).start()
+        with self.lock:
+            self.emu.request(op="go")
+        try:
+            while not self.stop.is_set():
+                self.emu._read_until("stats")
+        except KeyboardInterrupt:
+            self.stop.set()
+            with self.lock:
+                self.emu.request(op="stats")
+            self.emu._read_until("stats")
+        finally:
+            self.stop.set()
+
+    def keep_flash(self, image):
+        try:
+            with self.lock:
+                self.emu.save_flash(image + ".part")
+            os.replace(image + ".part", image)
+            print("ludus emulate: stopped; the flash kept in %s" % image)
+        except pico.PicoError as exc:
+            print("ludus emulate: the flash could not be saved: %s" % exc, file=sys.stderr)
+
+
+def _stopped(_signum, _frame):
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     config, board, name = _setup(args)
     folder = os.path.join(ROOT, "build", "emulate")
@@ -216,107 +329,18 @@ def run(args: argparse.Namespace) -> int:
         realtime=not args.fast,
         romfs=args.romfs,
     )
-    lock = threading.Lock()
-    stop = threading.Event()
-
-    def to_port(text):
-        port.write(text.encode("latin1"))
-
-    emu.on_usb = to_port
-
-    def noted(msg):
-        # a reset or a power cut: the USB port goes away, and comes back once the Pico is up again
-        if "reset" in msg or msg.get("power") == "off":
-            port.down()
-            what = "resets (%s)" % msg["reset"] if "reset" in msg else "is off"
-            print("ludus emulate: the Pico %s: its USB serial goes away" % what, flush=True)
-        if "reset" in msg or msg.get("power") == "on":
-            port.back_in(DROP_S)
-
-    emu.on_note = noted
-
-    def request(**req):
-        with lock:
-            emu.request(**req)
-            if req["op"] != "usb":
-                emu.request(op="go")
-
-    def from_port():
-        while not stop.is_set():
-            data = port.read(0.2)
-            if data:
-                request(op="usb", data=data.decode("latin1"))
-
-    def controls():
-        down = set()
-        for line in sys.stdin:
-            words = line.split()
-            if not words:
-                continue
-            verb, rest = words[0], words[1:]
-            try:
-                if verb == "quit":
-                    break
-                if verb in ("put", "lift"):
-                    chans = _channels(rest, board, config)
-                    (down.update if verb == "put" else down.difference_update)(chans)
-                    request(op="lines", set=[[ch, 0 if verb == "put" else 1] for ch in chans])
-                elif verb == "start":
-                    request(op="lines", set=[[ch, 1] for ch in down])
-                    down = set(_start_channels(board, config))
-                    request(op="lines", set=[[ch, 0] for ch in down])
-                elif verb == "clear":
-                    request(op="lines", set=[[ch, 1] for ch in down])
-                    down = set()
-                elif verb in ("press", "hold"):
-                    request(op="button", down=True)
-                    time.sleep(0.1 if verb == "press" else 1.0)
-                    request(op="button", down=False)
-                elif verb == "cut":
-                    request(op="cut", at_op=0)
-                    time.sleep(1.0)
-                    request(op="power_on")
-                else:
-                    print("emulate: unknown %r (put, lift, start, clear, press, hold, cut, quit)" % verb)
-            except LudusError as exc:
-                print("emulate: %s" % exc)
-        stop.set()
-        with lock:
-            emu.request(op="stats")  # ends the free run: the main loop sees the answer and stops
-
+    console = Console(emu, port, board, config)
     print(
         "ludus emulate: an emulated Pico (%s board%s) on %s%s"
         % (name, ", ROMFS build" if args.romfs else "", port.name, port.linked())
     )
     print("  its flash: %s; type put/lift/press/cut/quit (ludus emulate --help)" % image, flush=True)
-
-    def stopped(_signum, _frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stopped)  # kill, or a test's terminate(): stop as on Ctrl-C
-    signal.signal(signal.SIGINT, stopped)  # (a shell's background job starts with SIGINT ignored)
-    threading.Thread(target=from_port, daemon=True).start()
-    if not args.no_input:
-        threading.Thread(target=controls, daemon=True).start()
-    with lock:
-        emu.request(op="go")
+    signal.signal(signal.SIGTERM, _stopped)  # kill, or a test's terminate(): stop as on Ctrl-C
+    signal.signal(signal.SIGINT, _stopped)  # (a shell's background job starts with SIGINT ignored)
     try:
-        while not stop.is_set():
-            emu._read_until("stats")
-    except KeyboardInterrupt:
-        stop.set()
-        with lock:
-            emu.request(op="stats")
-        emu._read_until("stats")
+        console.serve(typed=not args.no_input)
     finally:
-        stop.set()
-        try:
-            with lock:
-                emu.save_flash(image + ".part")
-            os.replace(image + ".part", image)
-            print("ludus emulate: stopped; the flash kept in %s" % image)
-        except pico.PicoError as exc:
-            print("ludus emulate: the flash could not be saved: %s" % exc, file=sys.stderr)
+        console.keep_flash(image)
         emu.close()
         port.down()
     return 0
