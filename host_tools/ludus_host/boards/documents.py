@@ -193,17 +193,26 @@ def led_feeds(d, segment_leds=32):
 def parts(name, d, bom_lines=None):
     """parts.md for board NAME (its definition D): the parts with designators and quantities (BOM_LINES:
     ludus_host.circuit.bom.lines of its netlist), the power arithmetic, the LED feeds, the sensing."""
+    analog = d["sensors"]["kind"] == "analog"
+    game = "checkers" if d["game"] == "checkers" else "ludo"
+    pieces = PIECES[game]
+    lines = _parts_list(name, d, bom_lines, pieces)
+    lines += _power_lines(d, pieces)
+    lines += _feed_lines(d)
+    lines += _sensing(d, pieces) if not analog else []
+    if game == "ludo":
+        lines += _analog_lines()
+    return "\n".join(lines)
+
+
+def _parts_list(name, d, bom_lines, pieces):
     cells = len(d["cells"])
     channels = d["sensors"]["channels"]
     leds = d["leds"]["count"]
     analog = d["sensors"]["kind"] == "analog"
     size = 16 if analog else 8
     chips = (channels + size - 1) // size
-    game = "checkers" if d["game"] == "checkers" else "ludo"
-    pieces = PIECES[game]
     m = SENSING.magnet
-    usb = power(d)
-    ext = power(d, EXTERNAL_MA)
     drawings = "" if not analog else "../ludo40/"
     lines = [
         "# %s: parts and power" % (d["name"] + (", analog sensors" if analog else "")),
@@ -241,9 +250,6 @@ def parts(name, d, bom_lines=None):
         "| ref | part | part number | qty |",
         "|---|---|---|---|",
     ]
-    by_prefix = {}
-    for line in bom_lines or []:
-        by_prefix.setdefault(ref.natural_key(line.refs[0])[0], []).append(line)
     for line in bom_lines or []:
         lines.append(
             "| %s | %s | %s %s | %d |"
@@ -261,6 +267,16 @@ def parts(name, d, bom_lines=None):
         " 6 mm board top (MDF or plywood) with the recesses and windows of `drill.svg`, ribbon cable for the"
         " sensor chain, and a pair of 0.75 mm^2 wires for each LED feed (below).",
         "",
+    ]
+    return lines
+
+
+def _power_lines(d, pieces):
+    leds = d["leds"]["count"]
+    analog = d["sensors"]["kind"] == "analog"
+    usb = power(d)
+    ext = power(d, EXTERNAL_MA)
+    lines = [
         "## Power",
         "",
         "| | on USB alone (500 mA) | on the external %d mA supply |" % EXTERNAL_MA,
@@ -308,6 +324,13 @@ def parts(name, d, bom_lines=None):
         " over-drawn."
         % (usb["budget_ma"] if usb["budget_ma"] > 0 else "no", ext["budget_ma"], ext["budget_ma"]),
         "",
+    ]
+    return lines
+
+
+def _feed_lines(d):
+    ext = power(d, EXTERNAL_MA)
+    lines = [
         "### LED feeds",
         "",
         "The LED rail is fed at the start of every 32 LEDs (terminals J10.. on the LEDs, J20.. on the power"
@@ -334,24 +357,26 @@ def parts(name, d, bom_lines=None):
         " shifter drives." % (path_drop * 1000, ext["budget_ma"], Q1_OHM, U3_OHM, 5.0 - path_drop - worst),
         "",
     ]
-    lines += _sensing(d, pieces) if not analog else []
-    if game == "ludo":
-        gap = SENSING.stack.gap_mm
-        one = axial_field_mt(m.br_min_t, m.diameter_mm, m.height_mm, gap)
-        two = one + axial_field_mt(m.br_min_t, m.diameter_mm, m.height_mm, gap + FLAT_TOKEN_MM)
-        counts = (two - one) * DRV5055A3_MV_PER_MT / 3300 * 65535
-        lines += [
-            "## Analog build",
-            "",
-            "Counting stacked tokens (../README.md, flat tokens %g mm high): one token gives %.0f mT at the"
-            " sensor, two stacked %.0f mT. A DRV5055A3 (about %d mV/mT at 3.3 V) puts %d ADC counts between"
-            " one and two, %s the 1024 the calibration asks for; the more sensitive A1 and A2 would saturate"
-            " at these fields. Every magnet goes the same pole down, as in the digital build, so that stacked"
-            " tokens add their fields."
-            % (FLAT_TOKEN_MM, one, two, DRV5055A3_MV_PER_MT, counts, "over" if counts > 1024 else "under"),
-            "",
-        ]
-    return "\n".join(lines)
+    return lines
+
+
+def _analog_lines():
+    m = SENSING.magnet
+    gap = SENSING.stack.gap_mm
+    one = axial_field_mt(m.br_min_t, m.diameter_mm, m.height_mm, gap)
+    two = one + axial_field_mt(m.br_min_t, m.diameter_mm, m.height_mm, gap + FLAT_TOKEN_MM)
+    counts = (two - one) * DRV5055A3_MV_PER_MT / 3300 * 65535
+    return [
+        "## Analog build",
+        "",
+        "Counting stacked tokens (../README.md, flat tokens %g mm high): one token gives %.0f mT at the"
+        " sensor, two stacked %.0f mT. A DRV5055A3 (about %d mV/mT at 3.3 V) puts %d ADC counts between"
+        " one and two, %s the 1024 the calibration asks for; the more sensitive A1 and A2 would saturate"
+        " at these fields. Every magnet goes the same pole down, as in the digital build, so that stacked"
+        " tokens add their fields."
+        % (FLAT_TOKEN_MM, one, two, DRV5055A3_MV_PER_MT, counts, "over" if counts > 1024 else "under"),
+        "",
+    ]
 
 
 def _sensing(d, pieces):
