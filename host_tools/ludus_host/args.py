@@ -5,20 +5,22 @@ is an argparse error: `ludus CMD: argument --x: ...` on one line, exit 2."""
 import argparse
 import math
 import os
+from collections.abc import Callable
+from typing import NoReturn
 
 from ludus.errors import LudusError, ascii_digits
 
 
-def is_digits(text, max_digits=9):
+def is_digits(text: str, max_digits: int = 9) -> bool:
     """True if text is 1..max_digits ASCII digits (str.isdigit() also takes '²' and '٤'): the
     firmware's own check, ludus.errors.ascii_digits."""
     return ascii_digits(text, max_digits)
 
 
-def whole(low=0, high=10**9):
+def whole(low: int = 0, high: int = 10**9) -> Callable[[str], int]:
     """An argparse type: a whole number low..high in digits 0-9 (no '²', '٤' or '1e3')."""
 
-    def parse(text):
+    def parse(text: str) -> int:
         if not is_digits(text) or not low <= int(text) <= high:
             raise argparse.ArgumentTypeError(
                 "%r: expected a whole number %d..%d in digits 0-9" % (text, low, high)
@@ -28,11 +30,11 @@ def whole(low=0, high=10**9):
     return parse
 
 
-def decimal(low, high, low_open=False):
+def decimal(low: float, high: float, low_open: bool = False) -> Callable[[str], float]:
     """An argparse type: a finite decimal number in low..high (above low when low_open), written with
     ASCII digits (no 'inf', 'nan' or '1e308')."""
 
-    def parse(text):
+    def parse(text: str) -> float:
         allowed = set("0123456789.")
         if not text or len(text) > 20 or not set(text) <= allowed or text.count(".") > 1 or text == ".":
             raise argparse.ArgumentTypeError("%r: expected a number written in digits, like 2.5" % (text,))
@@ -45,7 +47,7 @@ def decimal(low, high, low_open=False):
     return parse
 
 
-def output_file(text):
+def output_file(text: str) -> str:
     """An argparse type: a path a file can be written to (its folder exists; it is not a folder)."""
     if not text:
         raise argparse.ArgumentTypeError("an empty file name")
@@ -57,7 +59,7 @@ def output_file(text):
     return text
 
 
-def output_folder(text):
+def output_folder(text: str) -> str:
     """An argparse type: a folder to write into (made if missing; not an existing file)."""
     if not text:
         raise argparse.ArgumentTypeError("an empty folder name")
@@ -105,5 +107,5 @@ def refuse_overwriting(outputs: list[tuple[str, str | None]], inputs: list[tuple
 class Parser(argparse.ArgumentParser):
     """argparse with its errors on one line (`ludus demo: argument --delay: ...`), exit status 2."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, "%s: %s (see %s --help)\n" % (self.prog, message, self.prog))

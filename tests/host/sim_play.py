@@ -33,7 +33,7 @@ def carry_out(t, move_text):
         for _ in range(before[p] - after[p]):
             t.act({"do": "lift", "cell": next(c for c in cells if sim.counts[sim.cells[c]])})
         if after[p] > before[p]:
-            have = list(sim.table().get(name, []))
+            have = list(sim.colours_by_place().get(name, []))
             missing = list(want.get(name, []))
             for colour in have:
                 if colour in missing:

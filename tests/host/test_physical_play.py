@@ -53,7 +53,7 @@ class Table:
         counts = bytearray(len(ref.place_names))
         game.fill_counts(counts)
         want = game_colours(ref.adapter, game)
-        table = sim.table()
+        table = sim.colours_by_place()
         names = ref.place_names
         sensed = {}
         for c in range(BOARD.cell_count):

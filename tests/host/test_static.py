@@ -170,3 +170,16 @@ def test_firmware_check_really_uses_the_micropython_stubs(tmp_path):
     code, errors = mypy_host(str(path))
     assert code == 1
     assert sorted({int(e.split(":")[1]) for e in errors}) == lines_of(MICROPYTHON_ONLY), errors
+
+
+def test_mypy_catches_a_wrong_argument_to_a_typed_host_function(tmp_path):
+    path = tmp_path / "wrong.py"
+    path.write_text(
+        "from ludus_host.virtual.board import load_board\n"
+        "from ludus_host.paths import write_atomically\n"
+        "load_board(52)\n"
+        'write_atomically("out.txt", b"bytes")\n'
+    )
+    code, errors = mypy_host(str(path))
+    assert code == 1 and [int(e.split(":")[1]) for e in errors] == [3, 4], errors
+    assert all("[arg-type]" in e for e in errors), errors

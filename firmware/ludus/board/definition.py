@@ -55,8 +55,18 @@ class BoardDefinition:
 
     name: str
     game: str
+    sensor_kind: str
+    channel_count: int
+    bank_size: int
+    led_count: int
     cell_count: int
     place_count: int
+    channel_of_cell: array
+    led_of_cell: array
+    cell_of_channel: array
+    turn_leds: array
+    die_pip_leds: array
+    waiting_leds: array
     supply_ma: int
     reserved_ma: int
     _led_budget_ma: int

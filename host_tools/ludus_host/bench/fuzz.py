@@ -19,7 +19,7 @@ from ludus.ludo.rules import rules_from_spec
 from ludus.record import GameRecord
 from ludus.sensing.calibration import Calibration
 
-from ludus_host.paths import board_file
+from ludus_host.paths import shipped_board
 from ludus_host.sim.server import Hub, Settings
 from ludus_host.sim.table import replay_record, replay_script
 from ludus_host.virtual.board import load_board
@@ -112,7 +112,7 @@ def _record_seed():
 
 
 def _board_seed():
-    with open(board_file("ludo52"), encoding="utf-8") as f:
+    with open(shipped_board("ludo52"), encoding="utf-8") as f:
         return f.read()
 
 

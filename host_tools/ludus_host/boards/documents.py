@@ -26,7 +26,7 @@ from ludus_host.boards import definitions as boards
 from ludus_host.boards import magnetics
 from ludus_host.boards.magnetics import Magnet, SensingDesign, Stack, Switch
 from ludus_host.circuit import designators as ref
-from ludus_host.paths import board_file, write_atomically
+from ludus_host.paths import shipped_board, write_atomically
 
 BOARDS = ("checkers", "ludo52", "ludo40", "ludo56")
 ANALOG = "ludo40-analog"  # the analog build's folder: the circuit documents and parts.md
@@ -56,7 +56,7 @@ PICO_PINS = dict(
 
 
 def _load(name):
-    with open(board_file(name), encoding="utf-8") as f:
+    with open(shipped_board(name), encoding="utf-8") as f:
         return json.load(f)
 
 

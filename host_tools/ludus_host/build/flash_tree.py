@@ -42,18 +42,18 @@ class FlashError(LudusError):
 class Tree:
     """A staged tree: its folder, mode, board name, the files (relative paths) and their bytes."""
 
-    def __init__(self, root, mode, board, config):
+    def __init__(self, root: str, mode: str, board: str, config: dict) -> None:
         self.root = root
         self.mode = mode
         self.board = board
         self.config = config
         self.files = []
 
-    def size(self, prefix=""):
+    def size(self, prefix: str = "") -> int:
         return sum(os.path.getsize(os.path.join(self.root, f)) for f in self.files if f.startswith(prefix))
 
 
-def check_config(text, source="config"):
+def check_config(text: str, source: str = "config") -> dict:
     """The configuration of TEXT, or FlashError listing every fault (the firmware's own reader)."""
     config, faults = read_config(text)
     if faults:
@@ -61,7 +61,14 @@ def check_config(text, source="config"):
     return config
 
 
-def stage(out_dir, config_text=None, mode="files", march="armv6m", test_hooks=False, lines=None):
+def stage(
+    out_dir: str,
+    config_text: str | None = None,
+    mode: str = "files",
+    march: str = "armv6m",
+    test_hooks: bool = False,
+    lines: bool | None = None,
+) -> Tree:
     """Write the tree into OUT_DIR (emptied first) and return it. config_text: config.json's text
     (None: the defaults, written out whole). test_hooks: add firmware/testhooks (a test build: dice
     and positions set over USB; the board says so at every boot). lines: whether the bytecode keeps
@@ -119,16 +126,16 @@ def stage(out_dir, config_text=None, mode="files", march="armv6m", test_hooks=Fa
 class Operation:
     """One mpremote run: its arguments after `mpremote`, and what it does in words."""
 
-    def __init__(self, what, args, expect=None):
+    def __init__(self, what: str, args: list[str], expect: str | None = None) -> None:
         self.what = what
         self.args = args
         self.expect = expect  # text its output must contain (the version check)
 
-    def describe(self):
+    def describe(self) -> str:
         return " ".join(_quote(a) for a in ["mpremote"] + self.args)
 
 
-def _quote(arg):
+def _quote(arg: str) -> str:
     if arg and all(c.isalnum() or c in "-_./:=+@," for c in arg):
         return arg
     return "'" + arg.replace("'", "'\\''") + "'"
@@ -176,7 +183,7 @@ _CLEAR_JOURNAL = (
 )
 
 
-def operations(tree, port=None, clear_journal=False):
+def operations(tree: Tree, port: str | None = None, clear_journal: bool = False) -> list[Operation]:
     """The mpremote runs that flash TREE to the board on PORT (None: mpremote's auto, the first USB
     serial port it finds). clear_journal: erase the journal's flash too (its games are lost: the way
     out of a game kept in recovery, docs/firmware.md)."""

@@ -21,7 +21,7 @@ from mpremote.romfs import VfsRomWriter
 from ludus_host.paths import FIRMWARE, tool
 
 
-def compile_package(out_dir, march="x64", lines=True):
+def compile_package(out_dir: str, march: str = "x64", lines: bool = True) -> str:
     """Compile every file of firmware/ludus into OUT_DIR/ludus/*.mpy (architecture MARCH: x64 for the
     unix port, armv6m for a Pico; viper code needs the right one). Each file's source name is stored as
     its module's dotted name (-s ludus.ludo.moves; tracebacks read `File "ludus.ludo.moves", line 12`):
@@ -120,7 +120,7 @@ WITHOUT_LINES = (
 )
 
 
-def compile_file(path, target, module, march="x64", lines=True):
+def compile_file(path: str, target: str, module: str, march: str = "x64", lines: bool = True) -> None:
     """One source file to TARGET (.mpy), its source name stored as MODULE's dotted name; without line
     numbers if not LINES, or if the module is one of WITHOUT_LINES."""
     os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -134,13 +134,13 @@ def compile_file(path, target, module, march="x64", lines=True):
         )
 
 
-def romfs_image(mpy_dir):
+def romfs_image(mpy_dir: str) -> bytes:
     """The bytes of a ROMFS image holding every .mpy file under MPY_DIR (its folders kept), in the
     format `vfs.VfsRom` mounts (written by mpremote's own ROMFS writer)."""
 
     writer = VfsRomWriter()
 
-    def add(folder):
+    def add(folder: str) -> None:
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
             if os.path.isdir(path):
@@ -155,7 +155,7 @@ def romfs_image(mpy_dir):
     return writer.finalise()
 
 
-def build(out_dir, march="x64"):
+def build(out_dir: str, march: str = "x64") -> str:
     """Compile the package into OUT_DIR and write OUT_DIR/firmware.romfs; returns the image's path."""
     compile_package(out_dir, march)
     image = os.path.join(out_dir, "firmware.romfs")
@@ -165,7 +165,7 @@ def build(out_dir, march="x64"):
     return image
 
 
-def heap_for(budget_kb, image_path, slack_kb=48):
+def heap_for(budget_kb: int, image_path: str, slack_kb: int = 48) -> str:
     """The -X heapsize that leaves BUDGET_KB free after the image and the runner are loaded (the runner
     then pads the heap down to exactly the budget)."""
     return "%dK" % (budget_kb + (os.path.getsize(image_path) + 1023) // 1024 + slack_kb)

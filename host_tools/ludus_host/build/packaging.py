@@ -20,7 +20,7 @@ DESCRIPTION = "Ludus: the rules cores and referee of a sensing board for Ludo an
 LICENSE = "MIT"
 
 
-def version():
+def version() -> str:
     """ludus.__version__, read from the source (the firmware need not be importable here)."""
     with open(os.path.join(FIRMWARE, PACKAGE, "__init__.py"), encoding="utf-8") as f:
         for line in f:
@@ -29,7 +29,7 @@ def version():
     raise RuntimeError("no __version__ in firmware/ludus/__init__.py")
 
 
-def firmware_files():
+def firmware_files() -> list[str]:
     """Every file of the package, relative to firmware/ ('ludus/board/places.py'), sorted."""
     out = []
     for folder, dirs, files in os.walk(os.path.join(FIRMWARE, PACKAGE)):
@@ -38,7 +38,7 @@ def firmware_files():
     return sorted(p.replace(os.sep, "/") for p in out)
 
 
-def manifest_text(files=None):
+def manifest_text(files: list[str] | None = None) -> str:
     files = firmware_files() if files is None else files
     inside = [p[len(PACKAGE) + 1 :] for p in files]
     lines = [
@@ -64,13 +64,13 @@ def manifest_text(files=None):
     return "\n".join(lines)
 
 
-def package_json_text(files=None):
+def package_json_text(files: list[str] | None = None) -> str:
     files = firmware_files() if files is None else files
     data = {"urls": [[p, p] for p in files], "deps": [], "version": version()}
     return json.dumps(data, indent=2) + "\n"
 
 
-def outputs():
+def outputs() -> dict[str, str]:
     """{path: text} of the two files as they should be."""
     files = firmware_files()
     return {
@@ -79,7 +79,7 @@ def outputs():
     }
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     check = "--check" in argv
     stale = []

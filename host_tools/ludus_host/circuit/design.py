@@ -24,7 +24,7 @@ from ludus_host.boards import definitions as boards
 from ludus_host.circuit import designators as ref
 from ludus_host.circuit import parts
 from ludus_host.circuit.parts import PartSpec
-from ludus_host.paths import board_file
+from ludus_host.paths import shipped_board
 
 with contextlib.redirect_stderr(io.StringIO()):
     # SKiDL reports at import that no KiCad symbol library is configured: none is used (parts.py)
@@ -430,7 +430,7 @@ def board_definition(name: str) -> dict:
     generator's Ludo 40 with analog sensors."""
     if name == ANALOG_BOARD:
         return boards.generate("ludo40", sensor_kind="analog")
-    with open(board_file(name), encoding="utf-8") as f:
+    with open(shipped_board(name), encoding="utf-8") as f:
         return json.load(f)
 
 

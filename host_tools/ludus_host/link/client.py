@@ -10,7 +10,7 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ludus.errors import LudusError
@@ -107,10 +107,10 @@ class Link:
         self.open.set()
         threading.Thread(target=reader, daemon=True).start()
 
-    def _open(self):
+    def _open(self) -> Any:
         return _serial().Serial(self.port, 115200, timeout=0.2)
 
-    def _take(self, pending, chunk):
+    def _take(self, pending: bytes, chunk: bytes) -> bytes:
         # the complete lines of pending + chunk queued; the rest returned
         pending += chunk
         if b"\n" not in chunk and len(pending) <= LINE_MAX:
@@ -123,7 +123,7 @@ class Link:
             self.lines.put(line.decode("utf-8", "replace").rstrip("\r"))
         return pending
 
-    def _read_program(self):
+    def _read_program(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         pending = b""
@@ -139,7 +139,7 @@ class Link:
                 return
             pending = self._take(pending, chunk)
 
-    def _read_port(self):
+    def _read_port(self) -> None:
         pending = b""
         while not self.closed:
             port = self.serial
@@ -157,7 +157,7 @@ class Link:
             if chunk:
                 pending = self._take(pending, chunk)
 
-    def _lost(self, port):
+    def _lost(self, port: Any) -> None:
         with self.lock:
             if self.serial is not port or self.closed:
                 return
@@ -169,7 +169,7 @@ class Link:
             pass
         self.note("%s went away (the board resets?): waiting for it to come back" % self.port)
 
-    def _reopen(self):
+    def _reopen(self) -> bool:
         while not self.closed:
             try:
                 port = self._open()
@@ -240,7 +240,9 @@ class LinkReset(MonitorError):
 AGAIN_S = 1.0  # after a reset, a question is asked again this often until the booting board answers
 
 
-def answers(link: Link, cmd: dict, wait_s: float, again: bool = True, every_s: float | None = None):
+def answers(
+    link: Link, cmd: dict, wait_s: float, again: bool = True, every_s: float | None = None
+) -> Iterator[dict]:
     """Send cmd (a dict with "cmd" and "id") and yield its reply lines (dicts: the board's replies to
     it, in order) until the caller has what it wants or wait_s has passed. If the port goes away and
     comes back meanwhile (the board reset), cmd is sent again, and again every AGAIN_S until a reply

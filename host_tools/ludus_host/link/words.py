@@ -5,21 +5,21 @@ are not what the protocol says shown as it came, never a crash. `ludus monitor`,
 import json
 
 
-def _names(value):
+def _names(value: object) -> str:
     # a list of names (cell ids, players) the board sent, in words; anything else shown as it came
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return ", ".join(value)
     return shown(value)
 
 
-def shown(value, limit=300):
+def shown(value: object, limit: int = 300) -> str:
     try:
         return json.dumps(value, sort_keys=True)[:limit]
     except (TypeError, ValueError, RecursionError):
         return "(unreadable)"
 
 
-def _self_test(e):
+def _self_test(e: dict) -> str:
     found = "".join("; %s: %s" % (k, _names(e[k])) for k in ("stuck", "noisy", "rail") if e.get(k))
     if e.get("error"):
         found += "; %s" % e["error"]
@@ -34,7 +34,7 @@ def _self_test(e):
 _COUNTED = {"playoff": "a play-off counted", "abandoned": "a game abandoned noted (it counts for nothing)"}
 
 
-def _season(e):
+def _season(e: dict) -> str:
     ties = e.get("ties")
     tied = "; ".join(_names(g) for g in ties) if isinstance(ties, list) else shown(ties)
     kind = e.get("counted")
@@ -49,7 +49,7 @@ def _season(e):
     )
 
 
-def _hello(e):
+def _hello(e: dict) -> str:
     dropped = e.get("dropped")
     if isinstance(dropped, int) and not isinstance(dropped, bool):
         return "the board hears this laptop again: %d line%s it could not send meanwhile were dropped" % (
@@ -98,14 +98,14 @@ _WORDS = {
 }
 
 
-def _players_text(players):
+def _players_text(players: object) -> str:
     # ": Anna (seat 0), Bo (seat 2)" of an event's players, {"0": "Anna", ...}
     if not isinstance(players, dict) or not players:
         return ""
     return ": " + ", ".join("%s (seat %s)" % (players[k], k) for k in sorted(players))
 
 
-def _places_text(placements, players):
+def _places_text(placements: object, players: object) -> str:
     # "places 1st Anna, 2nd Bo" by name where the event names the players, else the seat numbers
     if not isinstance(placements, list):
         return "places %s" % shown(placements)
@@ -124,18 +124,18 @@ def describe(item: dict) -> str:
         return "the board sent a line this tool cannot read: %s" % shown(item)
 
 
-def _describe(item):
+def _describe(item: dict) -> str:
     if "reply" in item:
         name = item["reply"] if isinstance(item["reply"], str) else shown(item["reply"])
         fields = {k: v for k, v in item.items() if k not in ("reply", "id", "ok")}
         if item.get("ok") is False:
             return "reply %s: ERROR %s" % (name, item.get("error"))
         return "reply %s: %s" % (name, shown(fields, 600))
-    name = item.get("event")
-    if not isinstance(name, str):
+    event = item.get("event")
+    if not isinstance(event, str):
         return "the board sent a line with no event name: %s" % shown(item)
-    words = _WORDS.get(name)
+    words = _WORDS.get(event)
     if words is not None:
         return words(item)
     fields = {k: v for k, v in item.items() if k != "event"}
-    return "%s: %s" % (name, shown(fields, 600)) if fields else name
+    return "%s: %s" % (event, shown(fields, 600)) if fields else event

@@ -1,6 +1,7 @@
 """A game record's notes (ludus.record.notes) in words for people: what `ludus verify`, `ludus season` and
 `ludus games` print under a game and under a season's table."""
 
+from collections.abc import Callable
 from typing import Any
 
 WHY = {
@@ -9,7 +10,7 @@ WHY = {
 }
 
 
-def _seats(now: Any, was: Any, what) -> str:
+def _seats(now: Any, was: Any, what: Callable[[Any], str]) -> str:
     if not isinstance(now, dict) or not isinstance(was, dict):
         raise TypeError("seats")
     changed = []

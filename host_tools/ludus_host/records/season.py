@@ -4,10 +4,12 @@ as text and as CSV. The board counts the same table with ludus.ludo.season."""
 
 import csv
 import io
+from typing import Any
 
 from ludus.errors import LudusError
 from ludus.ludo.geometry import COLOURS
 from ludus.ludo.season import Season, rules_of
+from ludus.record import GameRecord
 
 from ludus_host.records.files import load
 from ludus_host.records.notes import notes_lines
@@ -19,7 +21,7 @@ class SeasonError(LudusError):
     """Records that cannot make a season: each named with its fault."""
 
 
-def record_players(record, game=None):
+def record_players(record: GameRecord, game: Any = None) -> tuple[list[str], list[str]]:
     """(players, placements) of a finished record by name: its players' names (a record without names:
     the seats' colours). game: the record replayed (replayed here if not given)."""
     if game is None:
@@ -33,7 +35,14 @@ class Game:
     """One finished game of the season: its players' names and their finishing order, and its key (the
     dice commitment: one game given twice is refused), and its record's notes (ludus.record.notes)."""
 
-    def __init__(self, path, players, placements, key=None, notes=None):
+    def __init__(
+        self,
+        path: str,
+        players: list[str],
+        placements: list[str],
+        key: str | None = None,
+        notes: list | None = None,
+    ) -> None:
         self.path = path
         self.players = players
         self.placements = placements
@@ -41,7 +50,7 @@ class Game:
         self.notes = notes
 
 
-def read_game(path, rules):
+def read_game(path: str, rules: str) -> Game:
     """The game in a record file, or SeasonError naming the file and its fault."""
     try:
         record = load(path)
@@ -61,7 +70,7 @@ def read_game(path, rules):
     return Game(path, players, placements, record.seed_sha256, record.notes)
 
 
-def season(games, rules, points=None, playoffs=True):
+def season(games: list[Game], rules: str, points: Any = None, playoffs: bool = True) -> dict:
     """The table of a list of Games (ludus.ludo.season.Season.result(), the play-offs named by file)."""
     table = Season(rules, points)
     for g in games:
@@ -72,7 +81,7 @@ def season(games, rules, points=None, playoffs=True):
     return table.result()
 
 
-def text_of(result, rules):
+def text_of(result: dict, rules: str) -> str:
     """The table as the terminal shows it (the player column as wide as the longest name)."""
     width = max([8] + [len(row["player"]) for row in result["standings"]])
     out = [
@@ -106,7 +115,7 @@ def text_of(result, rules):
     return "\n".join(out)
 
 
-def csv_of(result):
+def csv_of(result: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "player", "points", "games", *PLACE_NAMES, "tied"])

@@ -430,7 +430,7 @@ async def board_file(request):
     if name not in paths.board_names():
         return _error(404, "no shipped board %r (there are %s)" % (name, ", ".join(paths.board_names())))
     return web.Response(
-        text=paths.read_text(paths.board_file(name), "board"), content_type="application/json"
+        text=paths.read_text(paths.shipped_board(name), "board"), content_type="application/json"
     )
 
 

@@ -32,7 +32,7 @@ from ludus_host.records.season import record_players
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, game_colours, load_board
 from ludus_host.virtual.runner import TICK_MS, Simulator
-from ludus_host.virtual.script import PIECE_COLOURS, parse_script
+from ludus_host.virtual.script import PIECE_COLOURS, Action, parse_script
 from ludus_host.virtual.words import (
     details,
     in_rolloff,
@@ -97,12 +97,11 @@ class Club:
         players, placements = record_players(record, game)
         return rules, season.add(players, placements, label=key, key=key, notes=record.notes)
 
-    def table(self, preset):
+    def standings(self, preset):
         """The season of a preset's rule set as Season.result() gives it, or None (Chinese Checkers)."""
         family, rules = split_preset(preset)
         if family != "ludo":
             return None
-
         season = self.seasons.get(rules)
         return (season if season is not None else Season(rules)).result()
 
@@ -317,7 +316,7 @@ class LiveTable:
         counted = self.club.count(ref.record, ref.game)
         if counted is None:
             return
-        table = self.club.table(self.preset)
+        table = self.club.standings(self.preset)
         self.log.append(
             (
                 self.now,
@@ -401,7 +400,7 @@ class LiveTable:
             del sim.hand[:]
         elif do == "power":
             self._record("power")
-            for item in self.sim.do(_Power()):
+            for item in self.sim.do(POWER_CUT):
                 if "event" in item:
                     self._said(item)
         else:
@@ -463,7 +462,7 @@ class LiveTable:
             "bots": dict(self.sim.bots),
             "names": dict(self.sim.players),
             "players": {str(k): v for k, v in (ref.record.players or {}).items()} if game is not None else {},
-            "season": self.club.table(self.preset),
+            "season": self.club.standings(self.preset),
             "button_down": self.pressed_at is not None or self.release_at is not None,
         }
         out.update(self._for_people(ref, game, d, out["hand"]))
@@ -584,12 +583,8 @@ def seats_in_play(adapter, game, players=None):
     return out
 
 
-class _Power:
-    # Simulator.do's power cut: the referee rebuilt from what a journal would hold
-    verb = "power"
-    args = ()
-    gap = 0
-    line = 0
+# Simulator.do's power cut, as a script's `power` line: the referee rebuilt from what a journal would hold
+POWER_CUT = Action(0, "power", [], 0)
 
 
 def move_piece(sim, message, board):

@@ -4,6 +4,8 @@ carries them. Knows no referee and no script."""
 
 import os
 from array import array
+from collections.abc import Sequence
+from typing import Any
 
 from ludus.board.definition import BoardDefinition
 from ludus.board.wiring import apply
@@ -17,7 +19,7 @@ from ludus_host.virtual import colours as lights
 ANALOG_LEVELS = (2000, 22000, 42000)  # simulated ADC readings for 0, 1 and 2+ magnets
 
 
-def load_board(name, wiring=None):
+def load_board(name: str, wiring: str | None = None) -> BoardDefinition:
     """A board definition by the name of a shipped one (checkers, ludo40, ludo52, ludo56), or from a
     file: any other name is a path. A file in the working folder named like a shipped board never
     stands in for it (it is ./ludo52). wiring: the path of a wiring map (`ludus calibrate`'s
@@ -43,7 +45,7 @@ def load_board(name, wiring=None):
     return board
 
 
-def cell_names(board):
+def cell_names(board: BoardDefinition) -> dict[str, int]:
     """{cell id: cell index} of a board."""
     names = {}
     for i in range(board.cell_count):
@@ -51,7 +53,7 @@ def cell_names(board):
     return names
 
 
-def zone_names(board):
+def zone_names(board: BoardDefinition) -> dict[str, list[int]]:
     """{place name: its cells} of the places that have more than one cell (zones)."""
     zones = {}
     place_names = board.place_names
@@ -70,7 +72,7 @@ class SimBoard:
     lifted and not yet put down, the last lifted last. `place` puts down the piece last lifted, or a
     piece of the colour asked for (from the hand if one is there)."""
 
-    def __init__(self, board, analog=False):
+    def __init__(self, board: BoardDefinition, analog: bool = False) -> None:
         self.board = board
         self.analog = analog
         self.counts = bytearray(board.cell_count)
@@ -83,13 +85,13 @@ class SimBoard:
             array("H", [ANALOG_LEVELS[0]] * board.channel_count) if analog else bytearray(board.channel_count)
         )
 
-    def occupancy(self, settle_ms):
+    def occupancy(self, settle_ms: int) -> Occupancy:
         if self.analog:
             cal = Calibration.uniform(self.board.channel_count, *ANALOG_LEVELS)
             return Occupancy(self.board.channel_count, settle_ms=settle_ms, analog=True, calibration=cal)
         return Occupancy(self.board.channel_count, settle_ms=settle_ms)
 
-    def resolve(self, name, want_piece, colour=None):
+    def resolve(self, name: str, want_piece: bool, colour: str | None = None) -> int:
         """The cell index a name means: a cell id, or a zone (its first slot with / without a piece;
         lifting from a zone, one with a piece of `colour` if given)."""
         if name in self.cells:
@@ -104,7 +106,7 @@ class SimBoard:
             % ("lift" if want_piece else "place", "filled" if want_piece else "empty", name)
         )
 
-    def lift(self, name, colour=None):
+    def lift(self, name: str, colour: str | None = None) -> int:
         """Pick a piece up: the top one, or one of `colour` (a family picks the one it means)."""
         c = self.resolve(name, True, colour)
         if not self.counts[c]:
@@ -124,7 +126,7 @@ class SimBoard:
             self.hand.append(pieces.pop() if pieces else None)
         return c
 
-    def place(self, name, colour=None):
+    def place(self, name: str, colour: str | None = None) -> int:
         c = self.resolve(name, False)
         self.counts[c] += 1
         if colour is None:
@@ -138,13 +140,15 @@ class SimBoard:
         self.colours[c].append(piece)
         return c
 
-    def clear(self):
+    def clear(self) -> None:
         for i in range(len(self.counts)):
             self.counts[i] = 0
             self.colours[i] = []
         self.hand = []
 
-    def fill(self, place_counts, binding_names, place_colours=None):
+    def fill(
+        self, place_counts: bytearray, binding_names: Sequence[str], place_colours: dict | None = None
+    ) -> None:
         """Put pieces on the board so each place holds place_counts[i] (zones: slot by slot), of the
         colours place_colours[name] lists (a dict; None: no known colour)."""
         board = self.board
@@ -160,7 +164,7 @@ class SimBoard:
                 self.counts[c] += 1
                 self.colours[c].append(colours[k] if k < len(colours) else None)
 
-    def table(self):
+    def colours_by_place(self) -> dict[str, list[str]]:
         """The colours on each place as a dict: place name -> sorted colour names (None last as "?")."""
         board = self.board
         out = {}
@@ -176,7 +180,7 @@ class SimBoard:
             out[name].sort()
         return out
 
-    def read(self, now_ms):
+    def read(self, now_ms: int) -> bytearray | array:
         """The levels of every channel at now_ms."""
         board = self.board
         levels = self.levels
@@ -196,12 +200,12 @@ class SimBoard:
         return levels
 
 
-def colour_name(colour):
+def colour_name(colour: int) -> str:
     """The name of a firmware colour (ludus.light.palette), as people read it."""
     return lights.colour_name(colour)
 
 
-def game_colours(adapter, game):
+def game_colours(adapter: Any, game: Any) -> dict[str, list[str]]:
     """The colours a game puts on each place: place name -> sorted colour names (what `expect
     physical` compares the simulated table with)."""
     out = {}

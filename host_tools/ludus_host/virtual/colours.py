@@ -54,17 +54,17 @@ MEANING_TEXTS = (
 MEANING_NAMES = tuple(row[0] for row in MEANING_TEXTS)
 
 
-def meaning_name(meaning):
+def meaning_name(meaning: int) -> str:
     """The name of a meaning, as in docs/lights.md."""
     return MEANING_NAMES[meaning]
 
 
-def colour_name(colour):
+def colour_name(colour: int) -> str:
     """The name of a colour id."""
     return COLOUR_NAMES[colour]
 
 
-def meanings():
+def meanings() -> list[tuple]:
     """The whole table: (name, colour, pattern, priority, domains, phases, text) per meaning."""
     return [
         (
@@ -80,7 +80,7 @@ def meanings():
     ]
 
 
-def markdown_table():
+def markdown_table() -> str:
     """The meaning table as Markdown, as it appears in docs/lights.md."""
     lines = [
         "| meaning | colour | pattern | priority | where | when | tells the player |",

@@ -9,8 +9,10 @@ a play script's actions one at a time (do) or all at once (run), with what it sa
 """
 
 import json
+from collections.abc import Iterable, Iterator
 
 import ludus.light.palette as palette
+from ludus.board.definition import BoardDefinition
 from ludus.config import bot_seats, bots_fault, names_fault, seat_names
 from ludus.dice import Dice
 from ludus.errors import LudusError, NotationError
@@ -20,7 +22,7 @@ from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, colour_name, game_colours
-from ludus_host.virtual.script import SLIDE_MARK
+from ludus_host.virtual.script import SLIDE_MARK, Action
 from ludus_host.virtual.words import in_rolloff, words
 
 TICK_MS = 10
@@ -50,7 +52,16 @@ class Simulator:
     (lights and GRB hex), "lights" or "none". analog: simulate analog sensors that count stacks.
     turn_clock: the referee's Ludo turn clock (False, True for the rule set's, or seconds)."""
 
-    def __init__(self, board, preset, seed=None, frames="full", analog=None, settle_ms=200, turn_clock=False):
+    def __init__(
+        self,
+        board: BoardDefinition,
+        preset: str,
+        seed: bytes | str | None = None,
+        frames: str = "full",
+        analog: bool | None = None,
+        settle_ms: int = 200,
+        turn_clock: bool | int = False,
+    ) -> None:
         self.board = board
         self.preset = preset
         self.seed = seed
@@ -98,7 +109,7 @@ class Simulator:
             ref.set_players(seat_names({"game": self.preset, "names": self.players}))
         return ref
 
-    def set_players(self, names):
+    def set_players(self, names: dict) -> None:
         """What the players are called, {seat: name} as config.json's `names` has them (Ludo colours or
         seat digits), in the game in play too; kept across power cuts, as the board keeps its config.
         NotationError names a bad seat or name."""
@@ -108,7 +119,7 @@ class Simulator:
         self.players = dict(names)
         self.referee.set_players(seat_names({"game": self.preset, "names": self.players}))
 
-    def set_bots(self, bots):
+    def set_bots(self, bots: dict) -> None:
         """The seats the board plays, {seat: level} as config.json's `bots` has them (Ludo colours or
         seat digits); kept across power cuts, as the board keeps its config. NotationError names a bad
         seat or level."""
@@ -144,14 +155,14 @@ class Simulator:
             item["grb"] = self.frame.hex()
         return self._out(item)
 
-    def tick(self, button=NO_PRESS):
+    def tick(self, button: int = NO_PRESS) -> tuple[bool, list[dict]]:
         """One referee tick at self.now on the board as it is: (the scene changed, the events). The
         caller moves the clock on (the simulator's own steps, the browser simulator's table)."""
         self.rolloff = in_rolloff(self.referee.game)  # (the events' words: a roll of the roll-off)
         changed = self.referee.tick(self.physical.read(self.now), self.now, button)
         return changed, self.referee.take_events()
 
-    def words(self, event):
+    def words(self, event: dict) -> str:
         """An event of the last tick in words, as the simulator's page writes it (virtual.words)."""
         ref = self.referee
         players = ref.record.players if ref.record is not None else None
@@ -208,7 +219,7 @@ class Simulator:
 
     # -- actions --
 
-    def run(self, actions):
+    def run(self, actions: Iterable[Action]) -> Iterator[dict]:
         """Yield the output dicts of each action in turn; a physically impossible action raises
         NotationError naming its line (everything before it has been yielded)."""
         yield from self._run_for(TICK_MS)
@@ -220,7 +231,7 @@ class Simulator:
                 raise NotationError("line %d: %s" % (action.line, exc)) from None
         yield self._out(self.summary())
 
-    def summary(self):
+    def summary(self) -> dict:
         ref = self.referee
         item = {"end": ref.describe()}
         if ref.game is not None:
@@ -228,7 +239,7 @@ class Simulator:
             item["actions"] = list(ref.record.actions)
         return item
 
-    def do(self, a):
+    def do(self, a: Action) -> Iterator[dict]:
         verb = a.verb
         args = a.args
         sim = self.physical
@@ -299,7 +310,7 @@ class Simulator:
         if a.gap:
             yield from self._run_for(a.gap)
 
-    def start(self, text):
+    def start(self, text: str) -> Iterator[dict]:
         # the pieces of a position on the board, and the referee continuing it as after a power cut
 
         game = self.referee.adapter.position(text)
@@ -316,7 +327,7 @@ class Simulator:
         self.referee.restore({"record": record.to_json(), "seed": dice.seed_hex(), "dice_used": 0})
         yield from self._run_for(TICK_MS)
 
-    def setup(self, start):
+    def setup(self, start: str | None) -> None:
         ref = self.referee
         ad = ref.adapter
         if start is None:
@@ -441,7 +452,7 @@ class Simulator:
         if ref.game is None:
             raise NotationError("expect physical: no game is in play")
         want = game_colours(ref.adapter, ref.game)
-        got = self.physical.table()
+        got = self.physical.colours_by_place()
         wrong = []
         for place in sorted(set(want) | set(got)):
             a = got.get(place, [])

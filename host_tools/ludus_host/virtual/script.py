@@ -1,6 +1,7 @@
 """Play scripts (docs/play-scripts.md): the text of physical actions and expectations read into Actions,
 each checked against the board, NotationError "line N: ..." for the first bad line."""
 
+from ludus.board.definition import BoardDefinition
 from ludus.errors import NotationError
 
 from ludus_host.args import is_digits
@@ -39,17 +40,17 @@ SLIDE_MARK = "~"  # `slide A B C ~MS`: MS on each cell passed
 class Action:
     """One script line: its number, verb, arguments and the pause after it (ms)."""
 
-    def __init__(self, line, verb, args, gap):
+    def __init__(self, line: int, verb: str, args: list[str], gap: int) -> None:
         self.line = line
         self.verb = verb
         self.args = args
         self.gap = gap
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<line %d: %s %s>" % (self.line, self.verb, " ".join(self.args))
 
 
-def parse_script(text, board):
+def parse_script(text: str, board: BoardDefinition) -> list[Action]:
     """The actions of a play script; NotationError "line N: ..." for the first bad line."""
     cells = cell_names(board)
     zones = zone_names(board)

@@ -7,12 +7,13 @@ and the power cuts, together with what `ludus play` printed.
 """
 
 import json
+from collections.abc import Iterator
 
 from ludus.referee import NO_PRESS
 
 from ludus_host.virtual.board import load_board
 from ludus_host.virtual.runner import Simulator
-from ludus_host.virtual.script import parse_script
+from ludus_host.virtual.script import Action, parse_script
 
 
 class RecordingSimulator(Simulator):
@@ -51,7 +52,7 @@ class RecordingSimulator(Simulator):
         ref.restore = noted
         return ref
 
-    def do(self, a):
+    def do(self, a: Action) -> Iterator[dict]:
         if a.verb == "die":  # the script's forced rolls: the device's referee is given them too
             self.ticks.append({"t": self.now, "die": [int(v) for v in a.args]})
         if a.verb == "power":
@@ -66,7 +67,9 @@ class RecordingSimulator(Simulator):
             self.ticks.append({"t": self.now, "names": dict(self.players)})
 
 
-def record(script_text, board_name, preset, seed="00" * 32, tear=None):
+def record(
+    script_text: str, board_name: str, preset: str, seed: str = "00" * 32, tear: int | None = None
+) -> tuple[list[dict], list[dict]]:
     """(ludus play's output items, the tape's ticks) of a script. tear: cut the power in the middle
     of the next journal write at a `power` line, after that many bytes (None: a clean cut)."""
     board = load_board(board_name)
@@ -76,7 +79,7 @@ def record(script_text, board_name, preset, seed="00" * 32, tear=None):
     return items, sim.ticks
 
 
-def write(path, ticks, board_name, preset, seed="00" * 32):
+def write(path: str, ticks: list[dict], board_name: str, preset: str, seed: str = "00" * 32) -> None:
     """The tape file: a header line (the device's config and seed), then one line per tick."""
     with open(path, "w", encoding="utf-8") as f:
         head = {"config": {"board": board_name, "game": preset, "brightness": 255}, "seed": seed}

@@ -1,7 +1,9 @@
 """Draws a Chinese Checkers position as text: the 121-hole star, one character per half pitch, with
 ANSI colours per seat when asked for, and the last move's holes marked."""
 
+from ludus.checkers.game import CheckersGame
 from ludus.checkers.geometry import COL, HOLE_COUNT, ROW, ROW_LENGTHS, SET_LETTERS
+from ludus.checkers.moves import Move
 from ludus.light.palette import checkers_colour
 
 from ludus_host.virtual.colours import COLOUR_NAMES
@@ -12,16 +14,18 @@ ANSI = ("39", "37", "31", "32", "33", "34", "35")
 RESET = "\033[0m"
 
 
-def seat_colour(game, seat):
+def seat_colour(game: CheckersGame, seat: int) -> int:
     """The palette colour id of a seat, as the board's lights show it."""
     return checkers_colour(game.config.seat_points[seat][0])
 
 
-def _paint(text, sgr, colour):
+def _paint(text: str, sgr: str, colour: bool) -> str:
     return "\033[%sm%s%s" % (sgr, text, RESET) if colour else text
 
 
-def render(game, colour=False, last_move=None, show_numbers=False):
+def render(
+    game: CheckersGame, colour: bool = False, last_move: Move | None = None, show_numbers: bool = False
+) -> str:
     """The star as a multi-line string. Pieces are their set letters (a = the set that started in
     point 0, see docs/checkers.md), upper case for the set's last-moved piece; empty holes are dots,
     the hole the last move left is 'o'. With show_numbers the hole number of each row's first hole is
@@ -59,7 +63,7 @@ def render(game, colour=False, last_move=None, show_numbers=False):
     return "\n".join(lines)
 
 
-def legend(game, colour=False):
+def legend(game: CheckersGame, colour: bool = False) -> str:
     """One line naming each seat's colour, letters and finishing state."""
     parts = []
     cfg = game.config

@@ -1,6 +1,9 @@
 """The simulator's words for people, one source for its page and `ludus play --words`: the referee's events
 as sentences, what the players are to do now, a rule set's short rules and what each bot level does."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from ludus.checkers.geometry import adjacent
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
 from ludus.ludo.rules import rules_from_spec
@@ -11,7 +14,7 @@ from ludus_host.virtual import colours as lights
 # ---- seats -----------------------------------------------------------------------------------------------
 
 
-def seat_colour(adapter, game, seat):
+def seat_colour(adapter: Any, game: Any, seat: int | None) -> str:
     """A seat's colour name ("green"), or "seat N" when it cannot be told (a Chinese Checkers seat's
     colour is its point's, which only the game knows)."""
     if adapter is None or not isinstance(seat, int):
@@ -22,7 +25,7 @@ def seat_colour(adapter, game, seat):
         return "seat %s" % seat
 
 
-def seat_words(adapter, game, seat, players=None):
+def seat_words(adapter: Any, game: Any, seat: int | None, players: dict | None = None) -> str:
     """A seat as the state names it: its colour ("green"), or its player's name with the colour
     ("Anna (green)") where the game's record has one of its own."""
     colour = seat_colour(adapter, game, seat)
@@ -30,7 +33,7 @@ def seat_words(adapter, game, seat, players=None):
     return "%s (%s)" % (name, colour) if name and name != colour else colour
 
 
-def who(adapter, game, seat, players=None):
+def who(adapter: Any, game: Any, seat: int | None, players: dict | None = None) -> str:
     """A seat as a sentence names it: "Green", or "Anna (Green)"."""
     colour = seat_colour(adapter, game, seat)
     title = colour[:1].upper() + colour[1:]
@@ -63,7 +66,7 @@ def _ludo_place(colour, name):
     return name
 
 
-def move_places(move_text):
+def move_places(move_text: object) -> list[str] | None:
     """The board's places a move's text names, from and to (a Ludo home or base as the colour's zone:
     "green.home"), or None for a move that moves no piece (pass, the Danish start choice)."""
     parts = str(move_text).split()
@@ -130,7 +133,7 @@ _CHOICES = {
 }
 
 
-def move_words(move_text, subject, game=None):
+def move_words(move_text: object, subject: str, game: Any = None) -> str:
     """A move in words, after `subject` (who made it): "Green moved a token 4: t2 to t6; Red's token is
     captured: put it back in Red's base"."""
     text = str(move_text)
@@ -151,7 +154,7 @@ def move_words(move_text, subject, game=None):
     return out
 
 
-def choice_words(move_text, game=None):
+def choice_words(move_text: object, game: Any = None) -> str:
     """A move chosen for the players to carry out, in words: "a token 4: t28 to t32, capturing Green's
     token"."""
     text = str(move_text)
@@ -169,7 +172,7 @@ def choice_words(move_text, game=None):
 # ---- events ----------------------------------------------------------------------------------------------
 
 
-def in_rolloff(game):
+def in_rolloff(game: Any) -> bool:
     """True while a Ludo game's seats throw for who starts (the roll-off)."""
     return game is not None and getattr(game, "phase", None) == ORDER
 
@@ -227,7 +230,9 @@ def _roll_words(event, adapter, game, players, rolloff):
     return out
 
 
-def words(event, adapter=None, game=None, players=None, rolloff=False):
+def words(
+    event: dict, adapter: Any = None, game: Any = None, players: dict | None = None, rolloff: bool = False
+) -> str:
     """One sentence for an event dict of the referee (or of the simulator: power_cut). game: the game as
     it is after the event; players: the game record's names, {seat: name}; rolloff: the event came
     while the seats threw for who starts."""
@@ -318,7 +323,7 @@ def words(event, adapter=None, game=None, players=None, rolloff=False):
     return "%s %s" % (name, fields) if fields else str(name)
 
 
-def log_line(t, text):
+def log_line(t: int, text: str) -> str:
     """A line of the log as the page shows it: the board's time in seconds (tenths, cut, not rounded:
     the page cuts them too), then the words."""
     return "%d.%d s  %s" % (t // 1000, t % 1000 // 100, text)
@@ -331,14 +336,14 @@ def _rolls_text(rolls):
     return _listed(str(r) for r in rolls)
 
 
-def waiting_rolls(game):
+def waiting_rolls(game: Any) -> list[int]:
     """The rolls the mover of a Ludo game has to play (values 1..12), [] for none or another game."""
     if game is None or getattr(game, "phase", None) != PLAY or not hasattr(game, "rolls"):
         return []
     return [r & ~ENTRY_FLAG for r in game.rolls]
 
 
-def prompt(ref, hand=(), players=None):
+def prompt(ref: Any, hand: Sequence = (), players: dict | None = None) -> str:
     """What the players are to do now, in a sentence, from the referee's state (a ludus.referee.Referee):
     "Green: throw the die", "Move a token 4", "No move for this piece: put it back on t2", "Red wins"."""
 
@@ -430,7 +435,7 @@ def _bot_name(ref, game, players):
     return "%s (%s bot)" % (who(ref.adapter, game, game.turn, players), level)
 
 
-def details(ref):
+def details(ref: Any) -> str:
     """The referee's own words for where it stands, for a details line: "play · idle · seat 0"."""
     d = ref.describe()
     out = [d["phase"]]
@@ -459,7 +464,7 @@ BOT_WORDS = {
 }
 
 
-def bot_words(family):
+def bot_words(family: str) -> dict[str, str]:
     """What each bot level of a game family ("ludo", "checkers") does, {level: words}."""
     return dict(BOT_WORDS[family])
 
@@ -472,7 +477,7 @@ _SAFE = {
 }
 
 
-def ludo_rules(rules):
+def ludo_rules(rules: Any) -> list[str]:
     """The short rules of a Ludo rule set (a ludus.ludo.rules.RuleSet), a sentence each."""
     r = rules
     out = []
@@ -564,7 +569,7 @@ BOARD_WORDS = [
 ]
 
 
-def rules_words(preset):
+def rules_words(preset: str) -> list[str]:
     """The short rules of a game preset ("ludo/danish/4", "checkers/2"), a sentence each, then how the
     board is played."""
     family, _, rest = preset.partition("/")
@@ -575,7 +580,7 @@ def rules_words(preset):
     return out + BOARD_WORDS
 
 
-def start_words(adapter, name, game):
+def start_words(adapter: Any, name: str, game: Any) -> str:
     """A start in the set-up list, in words: "2 players: Green and Red", "3 players, 2 sets each"."""
     seats = list(adapter.seats_of(game))
     n = len(seats)
