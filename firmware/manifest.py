@@ -26,8 +26,6 @@ package("ludus", files=(
     "bots/checkers.py",
     "bots/ludo.py",
     "bots/rng.py",
-    "bots/selfplay.py",
-    "calibrate.py",
     "checkers/__init__.py",
     "checkers/game.py",
     "checkers/geometry.py",

@@ -12,7 +12,7 @@ check() returned once it was not None, or the word the person gave ("ready", "sk
 "light"); choose(question, choices, default) -> one of choices or a cell id typed. `ludus calibrate`
 is the person at a terminal (ludus_host.commands.calibrate); tests put a simulated person at a mis-wired
 board. Plain Python that runs on MicroPython too (its tests run on both), but it is a laptop's tool:
-`ludus flash` leaves it off the board.
+`ludus flash`, the freezing manifest and mip leave it off the board (ludus_host.build.packaging).
 
 progress is what save(progress) was last given (a dict that JSON keeps): an interrupted run resumes
 from it at the LED it had reached."""

@@ -24,12 +24,13 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 
 
 def tree_files():
+    """Every module of the package but the laptop's own (packaging.LAPTOP_ONLY: never on a Pico)."""
     out = []
     for folder, _dirs, files in os.walk(os.path.join(FIRMWARE, "ludus")):
         if "__pycache__" in folder:
             continue
         out += [os.path.relpath(os.path.join(folder, n), FIRMWARE) for n in files if n.endswith(".py")]
-    return sorted(out)
+    return sorted(p for p in out if p not in packaging.LAPTOP_ONLY)
 
 
 def read_manifest():

@@ -21,15 +21,12 @@ from ludus.config import defaults, read_config
 from ludus.errors import LudusError
 
 from ludus_host.build.image import compile_file, compile_package, romfs_image
+from ludus_host.build.packaging import device_files, firmware_files
 from ludus_host.paths import FIRMWARE, board_file
 
 ROMFS_BYTES = 256 * 1024  # the RPI_PICO_ROMFS partition (../shared/pico): flash 0x60000..0xA0000
 # the journal's room below it: the build's image ends at 0x536FC (its binary info), so 0x54000..0x60000
 ROMFS_JOURNAL_KB = 48
-# host-only: random self-play for benchmarks and tests; the calibration wizard (it drives the board)
-DEVICE_EXCLUDED = ("ludus/bots/selfplay.py", "ludus/calibrate.py")
-# left out of a ROMFS image too: the fake drivers, which only the unix port's runs of a tree use
-ROMFS_EXCLUDED = ("ludus/hw/fake.py",)
 # the test hooks (forced dice, a position set over USB): only in a tree staged with test_hooks, as
 # /lib/ludus_testhooks.mpy in either mode
 TEST_HOOKS = os.path.join("testhooks", "ludus_testhooks.py")
@@ -87,13 +84,13 @@ def stage(
     tree = Tree(out_dir, mode, config["board"], config)
     compiled = os.path.join(out_dir, ".mpy")
     compile_package(compiled, march, mode == "romfs" if lines is None else lines)
-    for rel in DEVICE_EXCLUDED:
-        os.remove(os.path.join(compiled, rel[:-3] + ".mpy"))
+    kept = set(device_files(mode))  # (compiled whole, then the laptop's own taken out)
+    for rel in firmware_files():
+        if rel not in kept:
+            os.remove(os.path.join(compiled, rel[:-3] + ".mpy"))
     if mode == "files":
         shutil.copytree(os.path.join(compiled, "ludus"), os.path.join(out_dir, "lib", "ludus"))
     else:
-        for rel in ROMFS_EXCLUDED:
-            os.remove(os.path.join(compiled, rel[:-3] + ".mpy"))
         image = romfs_image(compiled)
         if len(image) > ROMFS_BYTES:
             raise FlashError(

@@ -1,4 +1,5 @@
-"""The firmware's two package descriptions, made from one file list (every .py file of firmware/ludus):
+"""What a Pico gets, in one list (device_files: every .py file of firmware/ludus but the laptop's own),
+and the firmware's two package descriptions made from it:
 
 - firmware/manifest.py, for freezing the firmware into a MicroPython build
   (make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/firmware/manifest.py);
@@ -18,6 +19,11 @@ from ludus_host.paths import FIRMWARE, write_atomically
 PACKAGE = "ludus"
 DESCRIPTION = "Ludus: the rules cores and referee of a sensing board for Ludo and Chinese Checkers"
 LICENSE = "MIT"
+# the laptop's own: random self-play (benchmarks, tests) and the calibration wizard (it drives a board
+# over USB); never frozen, installed or flashed
+LAPTOP_ONLY = ("ludus/bots/selfplay.py", "ludus/calibrate.py")
+# left out of a ROMFS image too: the fake drivers, which only the unix port's runs of a tree use
+NOT_IN_ROMFS = ("ludus/hw/fake.py",)
 
 
 def version() -> str:
@@ -38,8 +44,15 @@ def firmware_files() -> list[str]:
     return sorted(p.replace(os.sep, "/") for p in out)
 
 
+def device_files(mode: str = "files") -> list[str]:
+    """What a Pico gets, relative to firmware/: firmware_files() but LAPTOP_ONLY, and in a ROMFS image
+    ("romfs") not NOT_IN_ROMFS either. The manifest, package.json and `ludus flash` all follow it."""
+    left_out = LAPTOP_ONLY + (NOT_IN_ROMFS if mode == "romfs" else ())
+    return [p for p in firmware_files() if p not in left_out]
+
+
 def manifest_text(files: list[str] | None = None) -> str:
-    files = firmware_files() if files is None else files
+    files = device_files() if files is None else files
     inside = [p[len(PACKAGE) + 1 :] for p in files]
     lines = [
         "# The Ludus firmware, for freezing into a MicroPython build:",
@@ -65,14 +78,14 @@ def manifest_text(files: list[str] | None = None) -> str:
 
 
 def package_json_text(files: list[str] | None = None) -> str:
-    files = firmware_files() if files is None else files
+    files = device_files() if files is None else files
     data = {"urls": [[p, p] for p in files], "deps": [], "version": version()}
     return json.dumps(data, indent=2) + "\n"
 
 
 def outputs() -> dict[str, str]:
     """{path: text} of the two files as they should be."""
-    files = firmware_files()
+    files = device_files()
     return {
         os.path.join(FIRMWARE, "manifest.py"): manifest_text(files),
         os.path.join(FIRMWARE, "package.json"): package_json_text(files),
