@@ -485,12 +485,14 @@ def test_the_host_module_map_in_the_docs_matches_the_tree():
 
 
 # Imports that wait inside a function, and why: tools only the dev extras bring (LUDOpy, numpy), one
-# that only a port needs (pyserial), and the ones whose import costs seconds on a branch most runs never
-# take (SKiDL under the circuit and the PCB, aiohttp's test client).
+# that only a port needs (pyserial), mpremote (only a ROMFS image needs it: `ludus play` runs from a
+# wheel installed without dependencies), and the ones whose import costs seconds on a branch most runs
+# never take (SKiDL under the circuit and the PCB, aiohttp's test client).
 HOST_LATE_IMPORTS = (
     "ludopy",
     "numpy",
     "serial",
+    "mpremote",
     "aiohttp.test_utils",
     "ludus_host.circuit",
     "ludus_host.pcb",

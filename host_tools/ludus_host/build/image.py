@@ -16,8 +16,6 @@ import os
 import shutil
 import subprocess
 
-from mpremote.romfs import VfsRomWriter
-
 from ludus_host.paths import FIRMWARE, tool
 
 
@@ -137,6 +135,9 @@ def compile_file(path: str, target: str, module: str, march: str = "x64", lines:
 def romfs_image(mpy_dir: str) -> bytes:
     """The bytes of a ROMFS image holding every .mpy file under MPY_DIR (its folders kept), in the
     format `vfs.VfsRom` mounts (written by mpremote's own ROMFS writer)."""
+    # mpremote comes with the main install, but `ludus play` and the simulator run without it (a wheel
+    # installed with no dependencies): only an image needs it
+    from mpremote.romfs import VfsRomWriter
 
     writer = VfsRomWriter()
 
