@@ -56,6 +56,8 @@ PICO_PLAN = (
     ("checkers_bot.six", 1, None, "<= 1 s", "strong checkers bot: one search, 6 players"),
     ("season.count", 5, None, "", "a game counted into a 51-game season (file in memory)"),
     ("wiring.apply", 5, None, "", "a whole wiring map laid over the checkers board (boot)"),
+    ("pixels.frame_bitstream", 10, "pixels.sleep_5ms", "", "an LED frame (127) by machine.bitstream"),
+    ("pixels.frame_dma", 10, "pixels.sleep_5ms", "<= 0.5 ms", "an LED frame (127) by PIO and DMA"),
 )
 
 
@@ -626,7 +628,7 @@ def run(args, out=sys.stdout):
     table each."""
     parts = args.pico_part or ["cases", "games", "cuts", "heap", "restore"]
     emulation = {"xip": getattr(args, "xip", False), "worst_erase": getattr(args, "worst_erase", False)}
-    figures = {"emulation": emulation}
+    figures: dict = {"emulation": emulation}
     print(
         "On the emulated RP2040 (MicroPython 1.28 RPI_PICO, 125 MHz): %s; flash erases and programs at"
         " their %s times (docs/emulator.md)"
