@@ -27,6 +27,7 @@ CASE_MODULES = (
     "cases_checkers_bot",
     "cases_season",
     "cases_wiring",
+    "cases_pixels",
 )
 AREA_MODULE = {"scene": "sensing"}  # areas whose cases live in another area's module
 

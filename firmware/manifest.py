@@ -51,6 +51,7 @@ package("ludus", files=(
     "hw/pixels.py",
     "hw/shift.py",
     "hw/usb.py",
+    "hw/ws2812.py",
     "lazy.py",
     "light/__init__.py",
     "light/native.py",

@@ -1,7 +1,8 @@
 // The board around the emulated Pico, wired as the firmware's config says (the `pins` section of
 // config.json, ludus.config): the sensors (a 74HC165 chain read by SPI or bit-banged, or CD74HC4067
-// multiplexers into the ADC), the die button, the WS2812 chain decoded from its data pin, and the
-// piezo's tone read from its PWM slice.
+// multiplexers into the ADC), the die button, the WS2812 chain decoded from its data pin (bit-banged,
+// machine.bitstream) or from the words a PIO state machine driving that pin is given (PIO and DMA),
+// and the piezo's tone read from its PWM slice.
 //
 //   const board = new EmulatedBoard(emu, { channels: 128, leds: 127, pins });
 //   board.lines[ch] = 0;            // a magnet over digital sensor ch (DRV5032: pulled low)
@@ -14,6 +15,21 @@
 //
 // A power cycle builds a new EmulatedBoard on the new emulator with the same pieces: pass `from`.
 import { GPIOPinState } from 'rp2040js';
+
+// the firmware's WS2812 program (ludus.hw.ws2812): 10 cycles of the state machine's clock a bit
+export const PIO_CYCLES_PER_BIT = 10;
+const FUNCTION_PIO0 = 6;
+const FUNCTION_PIO1 = 7;
+
+function bitsToHex(bits) {
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) {
+    let b = 0;
+    for (let k = 0; k < 8; k++) b = (b << 1) | bits[i + k];
+    bytes.push(b);
+  }
+  return Buffer.from(bytes).toString('hex');
+}
 
 export const DEFAULT_PINS = {
   leds: 15,
@@ -47,6 +63,7 @@ export class EmulatedBoard {
     this.latches = 0;
     this.adcReads = 0;
     this.frames = [];
+    this.pioWords = 0; // words a state machine driving the LED pin was given
     this.tones = [];
     this.ledCount = leds;
     const mcu = emu.mcu;
@@ -58,6 +75,7 @@ export class EmulatedBoard {
     this.supplyPin = pins.supply ?? null;
     this.power(this.external);
     this.wireLeds(mcu, pins.leds);
+    this.wirePio(mcu, pins.leds);
     this.buzzerPin = pins.buzzer;
     this.hz = 0;
   }
@@ -117,17 +135,7 @@ export class EmulatedBoard {
     let bits = [];
     let lastFall = 0;
     const finish = () => {
-      if (bits.length >= 24) {
-        const bytes = [];
-        for (let i = 0; i + 8 <= bits.length; i += 8) {
-          let b = 0;
-          for (let k = 0; k < 8; k++) b = (b << 1) | bits[i + k];
-          bytes.push(b);
-        }
-        const frame = { t: lastFall, grb: Buffer.from(bytes).toString('hex') };
-        this.frames.push(frame);
-        if (this.onFrame) this.onFrame(frame);
-      }
+      if (bits.length >= 24) this.pushFrame({ t: lastFall, grb: bitsToHex(bits) });
       bits = [];
     };
     mcu.gpio[ledPin].addListener((state) => {
@@ -142,6 +150,69 @@ export class EmulatedBoard {
         if (bits.length === this.ledCount * 24) finish();
       }
     });
+  }
+
+  // WS2812 by PIO: a state machine whose side-set pins start at the LED pin, enabled, with the pin given
+  // to its PIO, shifts each word it is given out as bits, pull-threshold bits a word (the high ones
+  // first when it shifts left). rp2040js steps PIO on wall-clock timers, so its pin's timing means
+  // nothing here; instead the words written into that state machine's TX FIFO (by the DMA or the CPU)
+  // are taken by this model, which plays the wire on the emulated clock: PIO_CYCLES_PER_BIT cycles of
+  // the state machine's clock a bit, the FIFO (4 words) and the output shift register full holding
+  // the DMA back (its DREQ low) until a word has gone out, as the chip's does. A frame is reported
+  // when its last bit has left the pin.
+  wirePio(mcu, ledPin) {
+    const emu = this.emu;
+    let bits = [];
+    let wireFreeAt = 0; // emulated ns at which the words given so far have all gone out
+    const pending = []; // frames whose last bit is still on the wire: [{ t, grb }]
+    const alarm = mcu.clock.createAlarm(() => {
+      while (pending.length && pending[0].t <= emu.nanos) this.pushFrame(pending.shift());
+      if (pending.length) alarm.schedule(pending[0].t - emu.nanos);
+    });
+    const finish = (t) => {
+      if (bits.length >= 24) {
+        pending.push({ t, grb: bitsToHex(bits) });
+        if (pending.length === 1) alarm.schedule(Math.max(0, t - emu.nanos));
+      }
+      bits = [];
+    };
+    const drives = (sm, pio) =>
+      sm.enabled &&
+      sm.sidesetCount > 0 &&
+      sm.sidesetBase === ledPin &&
+      mcu.gpio[ledPin].functionSelect === (pio.index ? FUNCTION_PIO1 : FUNCTION_PIO0);
+    for (const pio of mcu.pio) {
+      for (const sm of pio.machines) {
+        const write = sm.writeFIFO.bind(sm);
+        const dreqAlarm = mcu.clock.createAlarm(() => mcu.dma.setDREQ(sm.dreqTx));
+        sm.writeFIFO = (value) => {
+          if (!drives(sm, pio)) {
+            write(value);
+            return;
+          }
+          this.pioWords++;
+          const now = emu.nanos;
+          const div = sm.clockDivInt + sm.clockDivFrac / 256;
+          const threshold = sm.pullThreshold;
+          const wordNs = (threshold * PIO_CYCLES_PER_BIT * div * 1e9) / mcu.clkSys;
+          if (bits.length && now - wireFreeAt > 50000) finish(wireFreeAt); // (a frame cut short)
+          const right = (sm.shiftCtrl >> 19) & 1;
+          for (let k = 0; k < threshold; k++) bits.push(right ? (value >>> k) & 1 : (value >>> (31 - k)) & 1);
+          wireFreeAt = Math.max(now, wireFreeAt) + wordNs;
+          if (bits.length >= this.ledCount * 24) finish(wireFreeAt);
+          // the FIFO and the shift register hold 5 words: more wait until the oldest has gone out
+          if (wireFreeAt - now > 4 * wordNs) {
+            mcu.dma.clearDREQ(sm.dreqTx);
+            dreqAlarm.schedule(wireFreeAt - now - 4 * wordNs);
+          }
+        };
+      }
+    }
+  }
+
+  pushFrame(frame) {
+    this.frames.push(frame);
+    if (this.onFrame) this.onFrame(frame);
   }
 
   // The piezo's pitch from its PWM slice (GPIO n is slice (n >> 1) & 7, channel A when even): clk_sys

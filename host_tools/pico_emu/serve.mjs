@@ -236,6 +236,8 @@ for (;;) {
         ms: emu.ms(),
         flash: { ops: f.ops, programs: f.programs, erases: f.erases, busy_ms: f.busyNs / 1e6 },
         frames: board.frames.length,
+        // words a PIO state machine driving the LED pin was given (0: the frames went by bitstream)
+        pio_words: board.pioWords,
         latches: board.latches,
         adc_reads: board.adcReads,
         wall_s: Number(emu.wallNs) / 1e9,

@@ -34,6 +34,31 @@ def test_a_game_is_played_through_the_loop_under_the_watchdog():
 _KEPT = {}  # the first board's flash, for the second test
 
 
+def test_a_tick_that_serves_a_command_is_timed_apart_from_the_games_ticks():
+    # (the first command loads ludus.commands: tens of ms on a Pico, which a host that asks for
+    # `stats` would otherwise find as the game's worst tick)
+    from ludus.hw.fake import us_clock
+
+    b = Bench()
+    clock = us_clock()
+    served = b.device._command
+
+    def slow(cmd):
+        start = clock()
+        while (clock() - start) & 0x3FFFFFFF < 60000:
+            pass
+        served(cmd)
+
+    b.device._command = slow
+    b.at(100, b.setup_checkers)
+    b.at(1000, lambda: b.send({"cmd": "hello", "id": 1}))
+    b.run(1500)
+    stats = b.device.stats
+    assert stats["command_worst_us"] >= 60000, stats
+    assert 0 < stats["worst_us"] < 60000, stats
+    assert b.events("hello", key="reply")
+
+
 def test_b_a_board_started_again_restores_the_game_from_its_journal():
     # as after a power cut, only the flash is left: a test of its own, so that nothing of the first
     # board is still on the heap (its frame's stale slots would keep it: the GC is conservative)

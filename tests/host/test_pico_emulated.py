@@ -95,7 +95,8 @@ def test_set_config_resets_the_board_and_it_boots_with_the_new_configuration(har
 
 def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, tree):
     # the harness's board (host_tools/pico_emu/board.mjs): a 74HC165 chain answering the firmware's
-    # SH/LD pin and SPI0 reads with the sensor lines, and the WS2812 chain decoded from GPIO 15
+    # SH/LD pin and SPI0 reads with the sensor lines, and the WS2812 chain decoded from what the PIO
+    # state machine on GPIO 15 is given
     from ludus.board.definition import BoardDefinition
     from ludus.games import position
 
@@ -129,6 +130,8 @@ def test_a_move_on_the_emulated_board_is_seen_through_the_real_drivers(harness, 
     assert 2 * ticks < latches < 4 * ticks + 10, (latches, ticks)
     last = report["frames"][-1][1]
     assert len(report["frames"]) > 5 and len(last) == 2 * 3 * board.led_count
+    # sent by PIO and DMA (ludus.hw.ws2812): the state machine on the LED pin was given every byte
+    assert report["pio_words"] >= 3 * board.led_count * len(report["frames"])
     # (the turn LED breathes, dark for a moment at this brightness: some frame of the last second lit)
     recent = [grb for ms, grb in report["frames"] if ms > report["emulated_ms"] - 1000]
     assert [grb for grb in recent if bytes.fromhex(grb) != bytes(3 * board.led_count)]

@@ -37,6 +37,7 @@ _BI_END = const(0xE71AA390)
 _BI_ID_AND_INT = const(5)
 _BI_TAG_RP = const(0x5052)
 _BI_BINARY_END = const(0x68F465DE)
+_LED_SM = const(4)  # the LED chain's PIO state machine: PIO1's first, leaving PIO0 to a maker's own code
 _SPI_SCK = ((2, 6, 18, 22), (10, 14, 26))  # the GPIOs each SPI bus can clock (RP2040 datasheet 1.4.3)
 _SPI_RX = ((0, 4, 16, 20), (8, 12, 28))
 JOURNAL_BLOCK = const(4096)
@@ -149,6 +150,20 @@ def held_at_power_up(samples=10):
         if button.value():
             return False
     return True
+
+
+def led_frames(pin):
+    """How the LED chain on GPIO pin is sent: a ludus.hw.ws2812.DmaFrames (a PIO state machine fed by a
+    DMA channel; the CPU free and interrupts on while a frame goes out), or None where the state
+    machine or a channel cannot be had (machine.bitstream then: docs/drivers.md)."""
+    from ludus.hw.ws2812 import FREQ, DmaFrames, dreq, program
+
+    try:
+        sm = rp2.StateMachine(_LED_SM, program(rp2.PIO.OUT_LOW), freq=FREQ, sideset_base=machine.Pin(pin))
+        sm.active(1)
+        return DmaFrames(sm, rp2.DMA(), dreq(_LED_SM))
+    except (AttributeError, OSError, ValueError, TypeError):
+        return None
 
 
 def _spi_bus(sck, miso):
@@ -271,6 +286,14 @@ class Platform:
     def alive(self, on):
         self.status.value(1 if on else 0)
 
+    def _pixels(self, pin, count):
+        from ludus.hw.pixels import Pixels
+
+        frames = led_frames(pin)
+        if frames is None:
+            return Pixels(machine.Pin(pin, machine.Pin.OUT), count)  # (the pin back from the PIO)
+        return Pixels(None, count, send=frames)
+
     def hardware(self, config, board):
         """The drivers config["pins"] describes, for this board: a dict with sensors, button, pixels,
         buzzer (or None) and flash (the journal's)."""
@@ -278,7 +301,6 @@ class Platform:
 
         from ludus.hw.button import Button
         from ludus.hw.buzzer import Buzzer
-        from ludus.hw.pixels import Pixels
 
         pins = config["pins"]
         s = pins["sensors"]
@@ -316,7 +338,7 @@ class Platform:
             # the external supply's sense line: a divider and a clamp, no pull needed (hardware/README.md)
             "supply": Pin(supply, Pin.IN) if supply is not None else None,
             "button": Button(Pin(pins["button"], Pin.IN, Pin.PULL_UP)),
-            "pixels": Pixels(Pin(pins["leds"], Pin.OUT), board.led_count),
+            "pixels": self._pixels(pins["leds"], board.led_count),
             "buzzer": buzzer,
             "flash": self.journal_flash(config["journal_kb"]),
         }

@@ -1,6 +1,7 @@
 """NeoPixels (WS2812B, SK6812): the referee's LED frame out on one data pin, gamma-corrected.
 
     pixels = Pixels(Pin(15, Pin.OUT), 127)      # sends with machine.bitstream at 800 kHz
+    pixels = Pixels(None, 127, send=frames)     # or by PIO and DMA (ludus.hw.ws2812.DmaFrames)
     referee.render(now, frame)                  # GRB bytes, brightness and the current budget applied
     pixels.write(frame)
 
@@ -8,10 +9,10 @@ The light scene works in linear levels (its current estimate assumes the LED's d
 the eye does not, so write() maps every byte through a gamma table first (2.2 by default: level 128 is
 shown as 56). The estimate then over-states the draw, on the safe side of the budget.
 
-machine.bitstream holds interrupts off for the whole frame, 30 us per LED: 3.8 ms for 127 LEDs. USB and
-the tick wait meanwhile (the main loop writes a frame only when it changed, at most once per tick). A
-PIO+DMA driver would free the CPU; the busiest ticks keep their 20 ms without one on the emulated
-RP2040 (which cannot time PIO), so bitstream stays."""
+machine.bitstream holds interrupts off for the whole frame, 30 us per LED: 3.8 ms for 127 LEDs. On the
+Pico the frames go by PIO and DMA instead (ludus.hw.pico), and bitstream is the fallback where those
+cannot be had. A sender with a wait() (DmaFrames) is still reading the last buffer after send returns:
+write() waits for it before writing the buffer again."""
 
 from ludus.runtime import NATIVE
 
@@ -43,6 +44,7 @@ class Pixels:
                 machine.bitstream(pin, 0, TIMING_WS2812, buf)
 
         self.send = send
+        self.wait = getattr(send, "wait", None)
 
     def write(self, frame):
         """Show a frame: 3 bytes per LED in the chain's order (GRB for WS2812B). Allocates nothing."""
@@ -50,6 +52,8 @@ class Pixels:
         n = len(buf)
         if len(frame) != n:
             raise ValueError("a frame for %d LEDs is %d bytes, not %d" % (self.count, n, len(frame)))
+        if self.wait is not None:
+            self.wait()
         if _translate is not None:
             _translate(frame, buf, self.table)
         else:

@@ -57,6 +57,8 @@ PICO_PLAN = (
     ("checkers_bot.six", 1, None, "<= 1 s", "strong checkers bot: one search, 6 players"),
     ("season.count", 5, None, "", "a game counted into a 51-game season (file in memory)"),
     ("wiring.apply", 5, None, "", "a whole wiring map laid over the checkers board (boot)"),
+    ("pixels.frame_bitstream", 10, "pixels.sleep_5ms", "", "an LED frame (127) by machine.bitstream"),
+    ("pixels.frame_dma", 10, "pixels.sleep_5ms", "<= 0.5 ms", "an LED frame (127) by PIO and DMA"),
 )
 
 
@@ -267,7 +269,8 @@ def whole_game(
         "late": tick["late"],
         "mean_tick_us": tick["mean_us"],
         "worst_tick_us": tick["worst_us"],
-        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: link, erase, gc)
+        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: events, erase, gc)
+        "command_worst_tick_us": tick.get("command_worst_us"),  # (a tick that served a link command)
         "gc": tick["gc"],
         "worst_gc_us": tick["gc_worst_us"],
         "journal": stats["journal"],
@@ -678,7 +681,8 @@ def run(args, out=sys.stdout):
         figures["games"] = games
         print(
             "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
-            " the board left alone %d ms before each turn; die presses of %d ms):"
+            " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks that"
+            " served no link command; command: the worst that served one, here the bench's own `stats`):"
             % (args.pico_reach, args.pico_press),
             file=out,
         )
@@ -692,13 +696,14 @@ def run(args, out=sys.stdout):
             "worst tick",
             "its step",
             "worst gc",
+            "command",
             "late",
             "magnet->LED",
         )
-        print("%-15s %-6s %6s %10s %10s %10s %10s %9s %9s %6s  %s" % head, file=out)
+        print("%-15s %-6s %6s %10s %10s %10s %10s %9s %9s %9s %6s  %s" % head, file=out)
         for g in games:
             print(
-                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %7.1fms %8.1fms %6d  %s"
+                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %7.1fms %8.1fms %7.1fms %6d  %s"
                 % (
                     g["preset"],
                     g["mode"],
@@ -709,6 +714,7 @@ def run(args, out=sys.stdout):
                     g["worst_tick_us"] / 1000,
                     (g["worst_tick_step_us"] or 0) / 1000,
                     g["worst_gc_us"] / 1000,
+                    (g["command_worst_tick_us"] or 0) / 1000,
                     g["late"],
                     "-"
                     if not g["magnet_to_led_ms"]

@@ -136,6 +136,7 @@ def run_session(tree, steps, board, end_ms=500):
                 (dict(e, ms=round(e["ms"] - t0)) for e in emu.events[:seen] if e.get("event") == "boot"), None
             ),
             "latches": stats["latches"],
+            "pio_words": stats["pio_words"],
             "emulated_ms": round(emu.ms - t0),
         }
 
