@@ -681,8 +681,8 @@ def run(args, out=sys.stdout):
         figures["games"] = games
         print(
             "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
-            " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks that"
-            " served no link command; command: the worst that served one, here the bench's own `stats`):"
+            " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks"
+            " that served no link command; command: the worst that served one, here the bench's `stats`):"
             % (args.pico_reach, args.pico_press),
             file=out,
         )
