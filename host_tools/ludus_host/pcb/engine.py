@@ -23,6 +23,7 @@ RAIL = "+5V_LED"  # U3's OUT pins to the LED rail's plane: RAIL_VIAS vias betwee
 USB_NETS = ("VBUS", "VBUS_F")  # routed early: short, and USB's current
 SPACING = 1.5  # mm of routing room kept round each placed part
 CONTROLLER_SPACING = 2.5  # round the controller's parts, where most nets meet
+RAIL_VIA_REACH = 3.0  # mm from U3's OUT pin to each of its vias into the rail's plane
 POWER_SPACING = 4.0  # round the supply's parts: room for a wide track between them
 POWER_EDGE = 5.0
 MOUNT_HOLE = 3.2  # M3
@@ -411,13 +412,15 @@ def route(board, job, placer, codes, holes, progress):
     nets = [o[3] for o in order]
     failed = []
     routes = []
+    escapes(grid, job, placer, pads)
     for name in PLANES:
         net = number.get(name)
         for p in by_net.get(net, []):
             if len(p.layers) == 2:
                 continue  # a through-hole pad reaches the plane itself
             for _ in range(_rail_vias(p, feed)):
-                grid.fanout_pad(p)
+                # the rail's vias beside U3's OUT pins, however often rip-ups move them
+                grid.fanout_pad(p, RAIL_VIA_REACH if p in feed else None)
     grid.names = name_of
     done, left = grid.route_all(nets, progress)
     for n in nets:
@@ -448,6 +451,19 @@ def route(board, job, placer, codes, holes, progress):
             v.SetNet(item)
             board.Add(v)
     return failed
+
+
+def escapes(grid, job, placer, pads) -> None:
+    """Each pin of the fine-pitch parts' signal rows (the power mux's 0.2 mm pads) led straight out of
+    the part before anything else is routed (router.Grid.escape_pad); its net, or its plane's via,
+    goes on from there. Routed later, the plane vias beside the power pins walled the signal pins in,
+    or the signal tracks the power pins."""
+    for ref in job["half_pitch"]:
+        pos = placer.fps[ref].GetPosition()
+        centre = (pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y))
+        for p in pads:
+            if p.ref == ref and p.net and 2 * min(p.hw, p.hh) < 0.3:
+                grid.escape_pad(p, centre)
 
 
 def _rail_vias(pad, feed) -> int:

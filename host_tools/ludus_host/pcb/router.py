@@ -4,7 +4,9 @@ A net that finds no free way is routed again through other nets' copper at a pri
 ripped up and routed after it, and a node fought over grows dearer each time (negotiated congestion, as
 PathFinder does it), until every net has its own way or the rounds run out. A wide net (the supply's
 path) keeps a wider swath free and narrows only near its own pads. The two planes (ground, LED 5 V) are
-reached by a via beside each pad. Stdlib only: it runs in the pcbnew process and in the tests alike.
+reached by a via beside each pad. A fine-pitch part's pins are first led out of it by stubs held for
+good (escape_pad), so that its neighbours' plane vias do not wall them in. Stdlib only: it runs in the
+pcbnew process and in the tests alike.
 
     grid = Grid(width, height)
     grid.add_pad(pad)                   # every pad first, with its net (0: no net)
@@ -36,6 +38,8 @@ HISTORY_COST = 15
 RIP_UP_ROUNDS = 150  # nets routed again, at most, before the router gives up
 NECK_MM = 1.6  # a wide net narrows to TRACK this close to its own pads' centres
 FANOUT_BASE = 1 << 20  # owners of the planes' pad fanouts: above every net number
+ESCAPE_BASE = 1 << 24  # owners of the fine-pitch pins' escapes: above every fanout's
+ESCAPE_MM = 2.5  # how far a fine-pitch pin's escape leads it out of its part
 TABU_COST = 500  # a node of a net this one has traded rip-ups with
 
 
@@ -124,6 +128,11 @@ class Grid:
         self.fanout_routes: dict[int, Route] = {}
         self.fanout_pads: dict[int, str] = {}
         self.fanout_failed: list[int] = []
+        # a fanout whose via must stay near its pad (the LED rail's feed): owner: (x, y, mm)
+        self.fanout_reach: dict[int, tuple[float, float, float]] = {}
+        # a fine-pitch part's pin led out of it, held for good (never ripped up): (ref, pad number): the
+        # node at the escape's end, where the pin's net (or its plane's via) starts
+        self.escapes: dict[tuple[str, str], list[tuple[int, int]]] = {}
         self.names: dict[int, str] = {}  # net numbers' names, for progress reports
         self.ripped: dict[tuple[int, int], int] = {}  # (net, net it ripped up): how often
         self.tabu: dict[int, set[int]] = {}  # net: the nets it must not rip up again but at a high price
@@ -313,6 +322,8 @@ class Grid:
         """(layer, node) inside PAD's copper that its net may use, by the base alone: where a track
         ending there touches the pad. A pad too small to hold a node gets the nodes within half a pitch
         of its centre."""
+        if (pad.ref, pad.number) in self.escapes:
+            return list(self.escapes[(pad.ref, pad.number)])
         out = []
         x0, y0, x1, y1 = pad.x - pad.hw, pad.y - pad.hh, pad.x + pad.hw, pad.y + pad.hh
         for layer in pad.layers:
@@ -336,8 +347,13 @@ class Grid:
         """Every net of NETS routed, in their order, then those that found no way routed again through
         the others' copper (negotiated congestion) and the nets in their way ripped up and routed after
         them. Returns each net's Route and the nets left unrouted."""
+        routes, queue = self.first_pass(nets, progress)
+        return self.negotiate(nets, routes, queue, progress)
+
+    def first_pass(self, nets: list[Net], progress=lambda text: None) -> tuple[dict[int, Route], list[int]]:
+        """Every net of NETS routed in their order where it finds a free way: each net's Route and the
+        nets that found none (left without copper)."""
         self._freeze()
-        by_net = {n.net: n for n in nets}
         routes: dict[int, Route] = {}
         queue: list[int] = []
         for n in nets:
@@ -348,6 +364,14 @@ class Grid:
                 routes[n.net] = Route()
                 queue.append(n.net)
         progress("first pass: %d of %d nets routed" % (len(nets) - len(queue), len(nets)))
+        return routes, queue
+
+    def negotiate(
+        self, nets: list[Net], routes: dict[int, Route], queue: list[int], progress=lambda text: None
+    ) -> tuple[dict[int, Route], list[int]]:
+        """The nets of QUEUE (left unrouted by first_pass) routed through the others' copper, the nets
+        in their way ripped up and routed again, until every net has its way or the rounds run out."""
+        by_net = {n.net: n for n in nets}
         rounds = 0
         given_up: list[int] = []
         # a plane pad with no room for its via waits its turn like a net
@@ -436,6 +460,8 @@ class Grid:
                         for claim in self.claims[g2].get(near, ()):
                             if self.alias.get(abs(claim), abs(claim)) != net:
                                 victims.add(abs(claim))
+                if any(v >= ESCAPE_BASE for v in victims):
+                    continue  # an escape is never ripped up: no via beside it
                 victims.discard(owner)
                 for v in sorted(victims):
                     self.rip_up(v)
@@ -455,7 +481,7 @@ class Grid:
             if vc >= 0:
                 heapq.heappush(heap, (g + vc + 0.5, 1, layer, i, parent))
             for j in self._around(i, 1):
-                if (layer, j) in came:
+                if (layer, j) in came or not self._near(owner, j):
                     continue
                 c = self._soft_cost(layer, j, net, penalty)
                 if c < 0:
@@ -594,14 +620,52 @@ class Grid:
                 return False
         return True
 
-    def fanout_pad(self, pad: Pad) -> bool:
-        """PAD's way into its plane (see fanout), owned by a number of its own; False when there is no
-        room for it yet (route_all tries again once the nets are routed)."""
+    def fanout_pad(self, pad: Pad, reach: float | None = None) -> bool:
+        """PAD's way into its plane (see fanout), owned by a number of its own, its via within REACH mm
+        of the pad's centre when given; False when there is no room for it yet (route_all tries again
+        once the nets are routed)."""
         owner = FANOUT_BASE + len(self.fanouts)
         self.alias[owner] = pad.net
         self.fanouts[owner] = (pad.net, self.pad_nodes(pad))  # each call its own via, none shared
         self.fanout_pads[owner] = "%s.%s" % (pad.ref, pad.number)
+        if reach is not None:
+            self.fanout_reach[owner] = (pad.x, pad.y, reach)
         return self._fanout_again(owner)
+
+    def _near(self, owner: int, i: int) -> bool:
+        # whether node I is within the reach OWNER's via must keep (always, for most fanouts)
+        at = self.fanout_reach.get(owner)
+        return at is None or math.dist(self.xy(i), at[:2]) <= at[2]
+
+    def escape_pad(self, pad: Pad, centre: tuple[float, float], length: float = ESCAPE_MM) -> bool:
+        """A pin of a fine-pitch part centred at CENTRE led straight out of it, along the pad's long side
+        and away from the part, LENGTH mm beyond the pad: a stub held for good by a number of its own
+        (never ripped up), from whose end the pin's net is routed (or its plane's via found). Made
+        before anything else, the pins leave the part side by side instead of walling each other in,
+        and the power pins' vias and wide tracks keep off their way. False when the way is not free."""
+        self._freeze()  # the effective grids made from the base now, or they would drop the stub
+        if pad.hh >= pad.hw:  # a pin of a row along x: out along y
+            step = (0, 1 if pad.y > centre[1] else -1)
+        else:
+            step = (1 if pad.x > centre[0] else -1, 0)
+        layer = pad.layers[0]
+        nodes = [i for la, i in self.pad_nodes(pad) if la == layer]
+        if not nodes:
+            return False
+        i = max(nodes, key=lambda k: (k % self.nx) * step[0] + (k // self.nx) * step[1])
+        path = [(layer, i)]
+        for _ in range(round(length / PITCH)):
+            j = self._offset(path[-1][1], *step)
+            if j is None or not self._free(self.track[layer], j, pad.net):
+                return False
+            path.append((layer, j))
+        owner = ESCAPE_BASE + len(self.escapes)
+        self.alias[owner] = pad.net
+        r = Route()
+        self._commit(owner, path, r)
+        self.escapes[(pad.ref, pad.number)] = [path[-1]]
+        self.fanout_routes[owner] = r
+        return True
 
     def _fanout_again(self, owner: int) -> bool:
         net, sources = self.fanouts[owner]
@@ -638,7 +702,7 @@ class Grid:
                 continue
             came[key] = parent
             expanded += 1
-            if self.can_via(i, net):
+            if self.can_via(i, net) and self._near(owner, i):
                 path = [key]
                 while came[path[-1]] is not None:
                     path.append(came[path[-1]])  # type: ignore[arg-type]
@@ -648,7 +712,7 @@ class Grid:
                 result.vias.append(self.xy(i))
                 return result
             for j in self._around(i, 1):
-                if (layer, j) not in came and self._free(self.track[layer], j, net):
+                if (layer, j) not in came and self._free(self.track[layer], j, net) and self._near(owner, j):
                     ng = g + 1
                     if best.get((layer, j), 1 << 30) > ng:
                         best[(layer, j)] = ng
@@ -760,6 +824,9 @@ class Grid:
     def _conflict(self, g: int, j: int, net: int, penalty: int) -> float:
         # the price of taking node J of grid G from the nets holding it: dearer by far from a net that
         # NET and it have already ripped each other up over (two nets taking turns)
+        for claim in self.claims[g].get(j, ()):
+            if abs(claim) >= ESCAPE_BASE:
+                return -1  # an escape is never ripped up
         cost = penalty + HISTORY_COST * self.history[j]
         tabu = self.tabu.get(net)
         if tabu:
