@@ -176,7 +176,9 @@ def _estimate(cmd_bench, case, subtract):
 def _game_tree(board_name, game, mode, part="game"):
     from ludus_host import device_tree
 
-    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s" % (part, board_name, mode))
+    # (one folder a process: two benchmarks at once would stage into each other's; the flash image
+    # made of it is cached by its contents, so a second run boots as fast)
+    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s.%d" % (part, board_name, mode, os.getpid()))
     device_tree.stage(out, json.dumps({"board": board_name, "game": game}), mode=mode)
     return out
 
@@ -680,8 +682,8 @@ def run(args, out=sys.stdout):
         figures["games"] = games
         print(
             "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
-            " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks that"
-            " served no link command; command: the worst that served one, here the bench's own `stats`):"
+            " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks"
+            " that served no link command; command: the worst that served one, here the bench's `stats`):"
             % (args.pico_reach, args.pico_press),
             file=out,
         )
