@@ -177,7 +177,9 @@ def _estimate(cmd_bench, case, subtract):
 def _game_tree(board_name, game, mode, part="game"):
     from ludus_host.build import flash_tree as device_tree
 
-    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s" % (part, board_name, mode))
+    # (one folder a process: two benchmarks at once would stage into each other's; the flash image
+    # made of it is cached by its contents, so a second run boots as fast)
+    out = os.path.join(ROOT, "build", "pico-bench", "%s-%s-%s.%d" % (part, board_name, mode, os.getpid()))
     device_tree.stage(out, json.dumps({"board": board_name, "game": game}), mode=mode)
     return out
 
