@@ -19,6 +19,7 @@
 //
 // Only the core's own reads are charged (instruction fetches, loads, the exception entry's vector
 // read); the DMA's are not. The replacement policy is not documented: least recently used is assumed.
+import { BasePeripheral } from 'rp2040js';
 export const XIP_MISS_CYCLES = 56;
 const SETS = 1024;
 const XIP_CTRL = 0x14000; // the peripheral table's key for 0x14000000 (rp2040js: (address >>> 14) << 2)
@@ -97,8 +98,9 @@ export class XipCache {
 
 // XIP_CTRL's registers (rp2040js has none: its reads gave 0xffffffff): CTRL (EN), FLUSH, STAT, and the
 // hit and access counters, counted by the model as the chip counts them.
-class XipCtrl {
-  constructor(cache) {
+class XipCtrl extends BasePeripheral {
+  constructor(mcu, cache) {
+    super(mcu, 'XIP_CTRL');
     this.cache = cache;
     this.ctrl = 3;
   }
@@ -123,14 +125,6 @@ class XipCtrl {
     else if (offset === 0x0c) c.hits = 0;
     else if (offset === 0x10) c.accesses = 0;
   }
-  writeUint32Atomic(offset, value, atomicType) {
-    let v = value;
-    const cur = this.readUint32(offset);
-    if (atomicType === 1) v = cur ^ value;
-    else if (atomicType === 2) v = cur | value;
-    else if (atomicType === 3) v = cur & ~value;
-    this.writeUint32(offset, v);
-  }
 }
 
 // Charge the core's reads of the flash window through a cache: wraps the core's read functions (every
@@ -154,6 +148,6 @@ export function installXipCache(mcu, options = {}) {
     if (a >>> 26 === 4) cache.access(a);
     return r8(a);
   };
-  mcu.peripherals[XIP_CTRL] = new XipCtrl(cache);
+  mcu.peripherals[XIP_CTRL] = new XipCtrl(mcu, cache);
   return cache;
 }
