@@ -397,7 +397,9 @@ def stats(device, cmd, link):
     if s["ticks"] < 1024 and s["ticks"]:
         s["mean_us"] = s["window_us"] // s["ticks"]
     del s["window_us"]
-    s["worst_step_us"], s["worst_rest_us"] = device.worst_parts
+    parts = device.worst_parts
+    s["worst_book_us"], s["worst_referee_us"], s["worst_frame_us"], s["worst_rest_us"] = parts
+    s["worst_step_us"] = s["worst_us"] - parts[3]
     j = device.journal
     journal = None
     if j is not None:

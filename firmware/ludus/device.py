@@ -134,7 +134,9 @@ class Device:
             "free_low": 0,  # the least heap left after a collection (0: none yet)
         }
         self.idle_since = 0
-        self.worst_parts = array("l", (0, 0))  # the worst tick: its step's us, the rest's (stats)
+        # the worst tick's us (stats): its step's bookkeeping, referee and frame (ludus.app.App.parts),
+        # then the rest (the link, the idle work: an erase, a collection)
+        self.worst_parts = array("l", (0, 0, 0, 0))
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
         self.free_due = False  # a collection done: the heap it left is counted in a later idle tick
         self.config = None
@@ -212,6 +214,7 @@ class Device:
                 feed=self._feed,
                 supply=hw.get("supply"),
             )
+            self.app.clock = self.platform.ticks_us  # (its step's parts timed: stats)
         except Exception as exc:
             # the journal's game cannot be restored (flash damage its checksums missed, a record
             # another firmware wrote): it is ended and kept, and the board starts afresh, once
@@ -381,6 +384,7 @@ class Device:
         cmd = self.link.poll()
         served = cmd is not None
         if served:
+            self.app.flush(now)  # (the command sees the game booked: the journal, the events said)
             self._command(cmd)
             busy = True
         writer = self.writer
@@ -433,11 +437,13 @@ class Device:
                 stats["command_worst_us"] = spent
         elif spent > stats["worst_us"]:
             stats["worst_us"] = spent
-            # where the worst tick's time went: the app's step, then the rest (the events out, the
-            # idle work: an erase, a collection); in place, so that a tick allocates nothing
+            # where the worst tick's time went, in place, so that a tick allocates nothing
             worst = self.worst_parts
-            worst[0] = (t1 - t0) & _TICKS_MASK
-            worst[1] = spent - worst[0]
+            parts = self.app.parts if self.app is not None else worst
+            worst[0] = parts[0]
+            worst[1] = parts[1]
+            worst[2] = parts[2]
+            worst[3] = spent - ((t1 - t0) & _TICKS_MASK)
 
     def _collect(self):
         # A collection takes 8-13 ms with ~100-170 KB live on the RP2040 (ludus.heap.collect: twice

@@ -271,7 +271,14 @@ def whole_game(
         "late": tick["late"],
         "mean_tick_us": tick["mean_us"],
         "worst_tick_us": tick["worst_us"],
-        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: events, erase, gc)
+        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: the link, erase, gc)
+        # its parts: the last step's bookkeeping (journal, events out), the referee, the frame, the rest
+        "worst_tick_parts_us": [
+            tick.get("worst_book_us"),
+            tick.get("worst_referee_us"),
+            tick.get("worst_frame_us"),
+            tick.get("worst_rest_us"),
+        ],
         "command_worst_tick_us": tick.get("command_worst_us"),  # (a tick that served a link command)
         "gc": tick["gc"],
         "worst_gc_us": tick["gc_worst_us"],
@@ -696,16 +703,16 @@ def run(args, out=sys.stdout):
             "low free",
             "mean tick",
             "worst tick",
-            "its step",
+            "book/referee/frame/rest",
             "worst gc",
             "command",
             "late",
             "magnet->LED",
         )
-        print("%-15s %-6s %6s %10s %10s %10s %10s %9s %9s %9s %6s  %s" % head, file=out)
+        print("%-15s %-6s %6s %10s %10s %10s %10s %23s %9s %9s %6s  %s" % head, file=out)
         for g in games:
             print(
-                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %7.1fms %8.1fms %7.1fms %6d  %s"
+                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %23s %8.1fms %7.1fms %6d  %s"
                 % (
                     g["preset"],
                     g["mode"],
@@ -714,7 +721,7 @@ def run(args, out=sys.stdout):
                     g["free_low_after_gc"],
                     g["mean_tick_us"] / 1000,
                     g["worst_tick_us"] / 1000,
-                    (g["worst_tick_step_us"] or 0) / 1000,
+                    "/".join("%.1f" % ((us or 0) / 1000) for us in g["worst_tick_parts_us"]) + " ms",
                     g["worst_gc_us"] / 1000,
                     (g["command_worst_tick_us"] or 0) / 1000,
                     g["late"],
