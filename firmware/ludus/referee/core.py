@@ -167,6 +167,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self.die_seat = -1
         self._started = False
         self._dirty = True
+        self._waited = False  # a scene to compose has waited a tick for a busy one (tick(spare=False))
         # the start the board shows, begun over the next two ticks (ludus.referee.flow._begin_due): in
         # one they took 40 ms on a Pico, twice a loop iteration (docs/firmware.md); its name, then
         # (name, position)
@@ -205,8 +206,9 @@ class Referee(RefereeJudge, RefereeFlow):
         occ = self.occ
         settled = occ.update(levels, now_ms)
         held = False  # (a tick that began or ended a game: its scene at the next tick, below)
-        # a scene left to compose at this tick (a game's beginning or end): one more tick if not spare
-        later = not spare and self._dirty
+        # a scene left to compose at this tick (a game's beginning or end): one more tick if not
+        # spare, once
+        later = not spare and self._dirty and not self._waited
         if settled:
             sense_changes(occ.settled, self._sense_bufs)  # native code on MicroPython
             later = False
@@ -245,8 +247,11 @@ class Referee(RefereeJudge, RefereeFlow):
         # the ticks that begin and end a game are the busiest of all: the new scene is composed at
         # the next tick, with the frame that shows it (20 ms later; with `.mpy` files on the emulated
         # RP2040 a six-player checkers game's first tick took 21.8 ms, a Ludo game's last 19-22 ms)
-        if self._dirty and not held and not later:
-            self._dirty = False
+        if self._dirty and not held:
+            if later:
+                self._waited = True
+                return False
+            self._dirty = self._waited = False
             if self._compose is not None:
                 self._compose(self)
             return True

@@ -169,8 +169,9 @@ def _tail(ticks, steps):
     return last + 400 - (steps[-1]["at"] if steps else 0)
 
 
-EDGE_MS = 40  # a frame this close to an event is either side of it: the event's line and the frame
-# leave the board in the same tick, and USB may bring the line after the chain has the frame
+EDGE_MS = 60  # a frame this close to an event is either side of it: the board says an event a tick
+# after the tick that made it, a scene composed later may wait a tick more behind the line (docs/
+# firmware.md, "A tick's budget"), and USB may bring a line before or after the chain has a frame
 
 
 def compare(items, report, board):
