@@ -217,6 +217,7 @@ class Referee(RefereeJudge, RefereeFlow):
             occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
             self._sense()
             later = False
+            held = True  # (its scene at the next tick: with both, the first tick was the longest)
         elif not spare:
             pass
         elif self.table is TABLE_DUE:
