@@ -36,7 +36,8 @@ class App:
     calibration: an analog board's ludus.sensing.calibration.Calibration. feed: called now and then
     while an unfinished game is restored (the watchdog's feed). supply: the supply-sense pin, or None.
     clock: a microsecond clock (time.ticks_us) that times each step's parts into `parts`: the
-    bookkeeping, the referee, the frame (0s without one)."""
+    bookkeeping, the referee, the frame (0s without one). restore: False when the caller restores
+    the journal's game itself (ludus.startup.build_app, which has the restore's code loaded)."""
 
     def __init__(
         self,
@@ -54,6 +55,7 @@ class App:
         feed=None,
         supply=None,
         clock=None,
+        restore=True,
     ):
         self.board = board
         self.sensors = sensors
@@ -108,7 +110,7 @@ class App:
         self.unkept = False  # the journal refused a write of this game (full): said once
         if feed is not None:
             feed()  # (a referee takes about a second to build on a Pico)
-        if journal.unfinished():
+        if restore and journal.unfinished():
             # the unfinished game, streamed from flash into the record and replayed, the watchdog
             # fed as it goes (docs/journal.md, "Restoring"); an error here ends it as unrestorable
             # (ludus.device)

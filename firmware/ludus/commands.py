@@ -77,9 +77,7 @@ def new_game(device, cmd, link):
         record = ref.record
         if _in_play(ref) and record.actions and device.config["season"]:
             # the season shows it: a game given up half way is not a game nobody played
-            device._season(
-                lambda files, rules: transient("ludus.club").abandoned(files, rules, record, ref.game)
-            )
+            transient("ludus.club").report(device, "abandoned", record, ref.game)
         record = None
     ref = None
     keep(device, "game", game)  # (a power cut comes back to this game)
