@@ -402,12 +402,13 @@ def host_part(name):
 # What each part may import besides itself and the base (ludus_host, paths, args), one way: a part below
 # never imports one above it. None: anything.
 HOST_BASE = {"ludus_host", "paths", "args"}
-HOST_LEAVES = {"records", "boards", "build", "bots", "link", "emulator", "virtual"}
+HOST_LEAVES = {"records", "boards", "build", "bots", "link", "emulator"}
 HOST_ALLOWED = {
     "ludus_host": set(),
     "paths": set(),
     "args": set(),
     **{leaf: set() for leaf in HOST_LEAVES},
+    "virtual": {"link"},  # the referee's events in the link's words
     "sim": {"virtual", "records", "link", "emulator", "build"},
     "bench": {"sim", "virtual", "records", "link", "emulator", "build"},
     "commands": None,
