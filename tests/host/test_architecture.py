@@ -17,12 +17,13 @@ HARDWARE_MODULES = ("machine", "neopixel", "rp2")
 
 # What each part of the package may import (besides itself). Data flows one way: sensors -> occupancy ->
 # referee <-> rules -> light scene -> pixels; rules never know hardware, drivers never know rules.
-BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.lazy", "ludus.outcome"}
+BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.scan", "ludus.lazy", "ludus.outcome"}
 ALLOWED = {
     "ludus": set(),
     "ludus.runtime": set(),
     "ludus.heap": set(),  # the collection's order: a leaf, which ludus.runtime.forget looks up by name
     "ludus.errors": set(),
+    "ludus.scan": set(),
     "ludus.lazy": set(),
     "ludus.outcome": set(),
     "ludus.dice": BASE,
