@@ -2,7 +2,7 @@
 the players are to do now, a seat as the state names it, a rule set's short rules and what each bot level
 does, for its page and `ludus play --words`."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
@@ -23,7 +23,7 @@ def seat_words(adapter: Any, game: Any, seat: int | None, players: dict | None =
     return "%s (%s)" % (name, colour) if name and name != colour else colour
 
 
-def _ludo_place(colour, name):
+def _ludo_place(colour: str, name: str) -> str:
     # a move text's place ("t5", "c2", "base", "home") as the board names it
     if name in ("base", "home") or name[:1] == "c":
         return "%s.%s" % (colour, name)
@@ -53,7 +53,7 @@ def log_line(t: int, text: str) -> str:
 # ---- what to do now --------------------------------------------------------------------------------------
 
 
-def _rolls_text(rolls):
+def _rolls_text(rolls: Iterable[object]) -> str:
     return listed(str(r) for r in rolls)
 
 
@@ -151,7 +151,7 @@ def prompt(ref: Any, hand: Sequence = (), players: dict | None = None) -> str:
     return "Put the pieces as the game has them: %s" % "; ".join(parts or ["as lit"])
 
 
-def _bot_name(ref, game, players):
+def _bot_name(ref: Any, game: Any, players: dict | None) -> str:
     level = ref.bot_levels().get(game.turn)
     return "%s (%s bot)" % (who(ref.adapter, game, game.turn, players), level)
 
