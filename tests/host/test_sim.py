@@ -813,12 +813,12 @@ def test_the_pages_sounds_are_the_piezos_cues():
 def test_the_words_are_plain_and_leave_out_what_is_not_there():
     from types import SimpleNamespace
 
+    from ludus_host.link.words import describe
     from ludus_host.sim.table import verified_words
-    from ludus_host.virtual.words import words
 
-    mismatch = words({"event": "mismatch", "missing": ["t5"], "unexpected": []})
+    mismatch = describe({"event": "mismatch", "missing": ["t5"], "unexpected": []})
     assert mismatch == "The pieces differ from the game: a piece is missing on t5"
-    both = words({"event": "mismatch", "missing": ["t5", "t9"], "unexpected": ["t7"]})
+    both = describe({"event": "mismatch", "missing": ["t5", "t9"], "unexpected": ["t7"]})
     assert both.endswith("a piece is missing on t5 and t9; a piece is not expected on t7")
 
     def record(rolls, moves):
@@ -856,12 +856,12 @@ def test_the_prompt_names_a_base_or_a_home_as_players_say_it():
     t.act({"do": "lift", "cell": "t30"})
     t.advance(t.now + 1000)
     assert t.state()["prompt"] == "Put the pieces as the game has them: a piece on t30; none on t20"
-    from ludus_host.virtual.words import words
+    from ludus_host.link.words import describe
 
-    said = words({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
+    said = describe({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
     assert said == (
         "The pieces differ from the game: a piece is missing on t5 and in Red's base; a piece is not"
         " expected in Green's home"
     )
-    illegal = words({"event": "illegal", "missing": ["green.base"], "unexpected": ["t9"], "reason": "no"})
+    illegal = describe({"event": "illegal", "missing": ["green.base"], "unexpected": ["t9"], "reason": "no"})
     assert illegal == "Not allowed, Green's base to t9: no. Put it back in Green's base"

@@ -303,7 +303,11 @@ class EmulatedPico:
         except (OSError, ValueError):
             return ""
 
-    def _read_until(self, key):
+    def read_until(self, key: str) -> dict:
+        """The harness's messages read, and taken in (USB text, frames, tones, resets and power notes, the
+        emulated time), until one that has `key` ("ran", "stats", ...): that one is returned. While the
+        Pico runs free (`request(op="go")`) this is how its output keeps arriving. PicoError when the
+        harness stops or reports an error."""
         while True:
             line = self._from.readline()
             if not line:
@@ -352,7 +356,7 @@ class EmulatedPico:
     def run(self, ms, until=None):
         """Run ms of emulated time (or until the text `until` arrives over USB); the reply."""
         self.request(op="run", ms=ms, **({"until": until} if until else {}))
-        return self._read_until("ran")
+        return self.read_until("ran")
 
     def wait(self, pred, max_ms, step_ms=100):
         """Run until an event (a JSON line from the firmware) satisfies pred; that event, or None."""
@@ -401,54 +405,54 @@ class EmulatedPico:
         """Cut the power during the at_op-th flash program or erase from now (0: now)."""
         self.request(op="cut", at_op=at_op, seed=seed)
         if at_op == 0:
-            return self._read_until("power")
+            return self.read_until("power")
         return None
 
     def power_on(self):
         self.request(op="power_on")
         self.off = None
-        return self._read_until("power")
+        return self.read_until("power")
 
     def copy_tree(self, tree):
         self.request(op="copy_tree", dir=os.path.abspath(tree))
-        return self._read_until("copied")["copied"]
+        return self.read_until("copied")["copied"]
 
     def exec(self, code, fresh=False, timeout_ms=120000):
         """Run code in the raw REPL (after a soft reset if fresh): (stdout, stderr) as text."""
         self.request(op="exec", code=code, fresh=fresh, timeout_ms=timeout_ms)
-        result = self._read_until("exec")["exec"]
+        result = self.read_until("exec")["exec"]
         return result["out"], result["err"]
 
     def write_flash(self, offset, path):
         """The bytes of the file at PATH into the flash at OFFSET, as they are (with the power off: a
         flash another tool wrote, such as a journal made on the laptop)."""
         self.request(op="write_flash", offset=offset, file=os.path.abspath(path))
-        return self._read_until("written")["written"]
+        return self.read_until("written")["written"]
 
     def starve(self, boots=1):
         """The next BOOTS boots' watchdog feeds are lost (the chip as if the firmware hung after it
         started its watchdog): each ends in a watchdog reset 5 s on."""
         self.request(op="starve", boots=boots)
-        return self._read_until("starving")["starving"]
+        return self.read_until("starving")["starving"]
 
     def host(self, dtr=None, reading=None):
         """The USB host: dtr, a terminal attached to the port (DTR raised); reading, the host takes
         what the board sends (False: it opened the port and stopped reading). None leaves either."""
         fields = {k: v for k, v in (("dtr", dtr), ("reading", reading)) if v is not None}
         self.request(op="host", **fields)
-        return self._read_until("host")["host"]
+        return self.read_until("host")["host"]
 
     def save_fs(self, path):
         self.request(op="save_fs", file=os.path.abspath(path))
-        self._read_until("saved")
+        self.read_until("saved")
 
     def save_flash(self, path):
         self.request(op="save_flash", file=os.path.abspath(path))
-        self._read_until("saved")
+        self.read_until("saved")
 
     def stats(self):
         self.request(op="stats")
-        return self._read_until("stats")["stats"]
+        return self.read_until("stats")["stats"]
 
     def close(self):
         if self.proc.poll() is None:

@@ -21,7 +21,7 @@ from ludus_host import paths
 from ludus_host.build.flash_tree import stage
 from ludus_host.emulator.harness import assets, booted_pico, fs_image, node
 from ludus_host.link.client import Link
-from ludus_host.link.words import describe
+from ludus_host.link.words import describe, in_rolloff, seat_colour, who
 from ludus_host.sim.table import (
     CUES,
     MAX_CUES,
@@ -34,7 +34,6 @@ from ludus_host.sim.table import (
     seats_in_play,
 )
 from ludus_host.virtual.board import SimBoard, game_colours, load_board
-from ludus_host.virtual.words import in_rolloff, seat_colour, who, words
 
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
 LEVELS_POLL_MS = 250  # ... and for its sensors
@@ -77,7 +76,7 @@ class _Shown:
         """One JSON line from the firmware. Returns True when the game's state should be asked for."""
         if "event" in item:
             name = item["event"]
-            self.log.append((now, self._words(item)))
+            self.log.append((now, describe(item, self.adapter, self.game, rolloff=in_rolloff(self.game))))
             if name in CUES:
                 self.cue_count += 1
                 self.cues = [*self.cues[1 - MAX_CUES :], (self.cue_count, CUES[name])]
@@ -131,14 +130,6 @@ class _Shown:
             return self.adapter.position(self.position)
         except LudusError:
             return None
-
-    def _words(self, item):
-        try:
-            if item.get("event") in DEVICE_EVENTS:
-                return describe(item)
-            return words(item, self.adapter, self.game, rolloff=in_rolloff(self.game))
-        except (TypeError, ValueError, AttributeError, IndexError, KeyError):
-            return "the board said something this page cannot read: %s" % json.dumps(item)[:300]
 
     def state(self, pieces, hand, now, mirror):
         ref = self.referee

@@ -28,6 +28,7 @@ from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import paths
+from ludus_host.link.words import describe, in_rolloff, seat_colour
 from ludus_host.records.season import record_players
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, game_colours, load_board
@@ -35,13 +36,10 @@ from ludus_host.virtual.runner import TICK_MS, Simulator
 from ludus_host.virtual.script import PIECE_COLOURS, Action, parse_script
 from ludus_host.virtual.words import (
     details,
-    in_rolloff,
     move_places,
     prompt,
-    seat_colour,
     seat_words,
     waiting_rolls,
-    words,
 )
 
 # the games the page offers: (preset, words)
@@ -867,9 +865,9 @@ def replay_record(text, budget=None):
         except LudusError as exc:
             raise NotationError("record action #%d %r: %s" % (i, action, exc)) from None
         if action.startswith("roll "):
-            log.append(words({"event": "roll", "seat": seat, "value": action[5:]}, adapter, game))
+            log.append(describe({"event": "roll", "seat": seat, "value": action[5:]}, adapter, game))
         else:
-            log.append(words({"event": "move", "seat": seat, "move": action}, adapter, game))
+            log.append(describe({"event": "move", "seat": seat, "move": action}, adapter, game))
         step("%d: %s" % (i + 1, action))
     if problems is not None:
         log.append(

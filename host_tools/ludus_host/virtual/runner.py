@@ -20,10 +20,10 @@ from ludus.ludo.geometry import COLOURS
 from ludus.record import GameRecord
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 
+from ludus_host.link.words import describe, in_rolloff
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, colour_name, game_colours
 from ludus_host.virtual.script import SLIDE_MARK, Action
-from ludus_host.virtual.words import in_rolloff, words
 
 TICK_MS = 10
 CARRY_MS = 100  # lift-to-place time of a `move`
@@ -163,10 +163,10 @@ class Simulator:
         return changed, self.referee.take_events()
 
     def words(self, event: dict) -> str:
-        """An event of the last tick in words, as the simulator's page writes it (virtual.words)."""
+        """An event of the last tick in words, as the simulator's page writes it (link.words)."""
         ref = self.referee
         players = ref.record.players if ref.record is not None else None
-        return words(event, ref.adapter, ref.game, players, self.rolloff)
+        return describe(event, ref.adapter, ref.game, players, self.rolloff)
 
     def _step(self, button=NO_PRESS):
         changed, events = self.tick(button)
