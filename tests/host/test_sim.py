@@ -720,6 +720,22 @@ def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
     assert any("cannot read" in text for _, text in st["log"])
 
 
+def test_a_mirror_whose_board_goes_away_says_so_and_goes_on():
+    from ludus_host.sim.mirror import DeviceMirror
+
+    link = FakeLink(
+        [{"reply": "hello", "id": "sim-hello", "ok": True, "board": "ludo52", "game": "ludo/classic/2"}]
+    )
+    link.generation = 1  # the port's openings, as link.client.Link counts them
+    link.lines.put(None)  # the board's link closed
+    m = DeviceMirror("fake", link=link)
+    for _ in range(3):
+        m.advance()
+    log = [text for _, text in m.state()["log"]]
+    assert log.count("the board's link closed") == 1 and not any("port is back" in text for text in log)
+    assert "the board's link is closed" in log[-1]  # (asking it for its frame)
+
+
 def test_bots_play_a_whole_checkers_game_on_the_table_and_the_script_replays_it():
     t = LiveTable("checkers/2", seed=SEED)
     t.act({"do": "bots", "bots": {"0": "strong", "1": "greedy"}})

@@ -264,7 +264,7 @@ class DeviceMirror:
             if line is None:
                 shown.log.append((now, "the board's link closed"))
                 shown.version += 1
-                self.link = _Closed()
+                self.link = _Closed(self.generation)
                 break
             item = _json(line)
             if item is None:
@@ -336,7 +336,13 @@ class DeviceMirror:
 
 
 class _Closed:
+    """A link that closed: nothing comes, nothing goes. It keeps the closed link's generation, so a
+    mirror does not take it for the board's port come back."""
+
     lines: queue.Queue = queue.Queue()
+
+    def __init__(self, generation):
+        self.generation = generation
 
     def send(self, line):
         raise MirrorError("the board's link is closed")
