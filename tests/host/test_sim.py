@@ -720,6 +720,16 @@ def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
     assert any("cannot read" in text for _, text in st["log"])
 
 
+def test_a_mirror_of_a_board_that_names_no_game_says_so():
+    from ludus_host.sim.mirror import DeviceMirror, MirrorError
+
+    for game in (None, 5):
+        hello = {"reply": "hello", "id": "sim-hello", "ok": True, "board": "ludo52"}
+        link = FakeLink([hello if game is None else dict(hello, game=game)])
+        with pytest.raises(MirrorError, match="the board says it plays %r" % (game,)):
+            DeviceMirror("fake", link=link)
+
+
 def test_a_mirror_whose_board_goes_away_says_so_and_goes_on():
     from ludus_host.sim.mirror import DeviceMirror
 

@@ -50,8 +50,10 @@ class _Shown:
     """What a board said, kept for the page: the game's position, moves, log and LED frame."""
 
     def __init__(self, board_name, preset, wiring=None):
-        if board_name not in paths.board_names():
+        if not isinstance(board_name, str) or board_name not in paths.board_names():
             raise MirrorError("the board says it is %r: not a board this simulator knows" % (board_name,))
+        if not isinstance(preset, str):
+            raise MirrorError("the board says it plays %r: not a game's name" % (preset,))
         self.board_name = board_name
         self.preset = preset
         self.board = load_board(board_name, wiring)
