@@ -18,6 +18,8 @@ import csv
 import json
 import math
 import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ludus.board.power import DEFAULT_BUDGET_MA
 from ludus.config import defaults
@@ -27,6 +29,9 @@ from ludus_host.boards import magnetics
 from ludus_host.boards.magnetics import Magnet, SensingDesign, Stack, Switch
 from ludus_host.circuit import designators as ref
 from ludus_host.paths import shipped_board, write_atomically
+
+if TYPE_CHECKING:  # (for its type only: the circuit's netlist loads SKiDL, which most documents need not)
+    from ludus_host.circuit.bom import Line
 
 BOARDS = ("checkers", "ludo52", "ludo40", "ludo56")
 ANALOG = "ludo40-analog"  # the analog build's folder: the circuit documents and parts.md
@@ -55,7 +60,7 @@ PICO_PINS = dict(
 )
 
 
-def _load(name):
+def _load(name: str) -> dict[str, Any]:
     with open(shipped_board(name), encoding="utf-8") as f:
         return json.load(f)
 
@@ -65,7 +70,7 @@ def _load(name):
 axial_field_mt = magnetics.axial_field_mt
 
 
-def trigger_distance_mm(br_t, diameter_mm, height_mm, threshold_mt):
+def trigger_distance_mm(br_t: float, diameter_mm: float, height_mm: float, threshold_mt: float) -> float:
     """The farthest distance (0.1 mm steps) at which the field on the axis still reaches threshold."""
     z = 0.0
     while axial_field_mt(br_t, diameter_mm, height_mm, z + 0.1) >= threshold_mt and z < 100:
@@ -73,13 +78,15 @@ def trigger_distance_mm(br_t, diameter_mm, height_mm, threshold_mt):
     return round(z, 1)
 
 
-def neighbour_mt(br_t, diameter_mm, height_mm, lateral_mm, gap_mm):
+def neighbour_mt(
+    br_t: float, diameter_mm: float, height_mm: float, lateral_mm: float, gap_mm: float
+) -> float:
     """|Bz| (mT) a disc magnet gives at a sensor lateral_mm to its side and gap_mm below its face (the
     whole disc, magnetics.field_bz_mt)."""
     return abs(magnetics.field_bz_mt(br_t, diameter_mm, height_mm, lateral_mm, gap_mm))
 
 
-def closest(d):
+def closest(d: dict) -> float | None:
     """The least distance (mm) between two cell centres of definition D."""
     cells = d["cells"]
     best = None
@@ -117,7 +124,7 @@ SENSING = SensingDesign(
 HAND_ALLOWANCE = 0.24  # of the pitch: 6 mm on a 25 mm cell, 7.2 mm on a 30 mm one
 
 
-def hand_allowance_mm(d):
+def hand_allowance_mm(d: dict) -> float:
     """How far off a cell's centre a hand puts a piece on board D (the capture radius must cover it)."""
     return round(HAND_ALLOWANCE * d["pitch"], 1)
 
@@ -125,7 +132,7 @@ def hand_allowance_mm(d):
 # ---- power ------------------------------------------------------------------------------------------
 
 
-def power(d, supply_ma=500):
+def power(d: dict, supply_ma: int = 500) -> dict[str, Any]:
     """The power arithmetic of board D on a supply: what everything but the LEDs takes, and the budget_ma
     the LEDs get (their dark draw included, as ludus.light.scene counts it). On USB that is the budget
     the firmware applies with budget_ma null (ludus.board.check: the board file's supply less its
@@ -158,7 +165,7 @@ def power(d, supply_ma=500):
     }
 
 
-def _led_spots(d):
+def _led_spots(d: dict) -> dict[int, tuple[float, float]]:
     windows = led_windows(d)
     spots = {}
     for c in d["cells"]:
@@ -168,7 +175,7 @@ def _led_spots(d):
     return spots
 
 
-def led_feeds(d, segment_leds=32):
+def led_feeds(d: dict, segment_leds: int = 32) -> list[tuple[int, int, int, float, float]]:
     """Each LED power feed of board D: (first LED, last LED, the most it draws within the external
     budget in mA, the bus length along its LEDs in m, the voltage drop in V to its farthest LED): the feed
     pair's drop at that current plus the bus's, the load spread along it (half the end-fed figure)."""
@@ -190,7 +197,7 @@ def led_feeds(d, segment_leds=32):
 # ---- parts ------------------------------------------------------------------------------------------
 
 
-def parts(name, d, bom_lines=None):
+def parts(name: str, d: dict, bom_lines: Iterable["Line"] | None = None) -> str:
     """parts.md for board NAME (its definition D): the parts with designators and quantities (BOM_LINES:
     ludus_host.circuit.bom.lines of its netlist), the power arithmetic, the LED feeds, the sensing."""
     analog = d["sensors"]["kind"] == "analog"
@@ -205,7 +212,7 @@ def parts(name, d, bom_lines=None):
     return "\n".join(lines)
 
 
-def _parts_list(name, d, bom_lines, pieces):
+def _parts_list(name: str, d: dict, bom_lines: Iterable["Line"] | None, pieces: int) -> list[str]:
     cells = len(d["cells"])
     channels = d["sensors"]["channels"]
     leds = d["leds"]["count"]
@@ -271,7 +278,7 @@ def _parts_list(name, d, bom_lines, pieces):
     return lines
 
 
-def _power_lines(d, pieces):
+def _power_lines(d: dict, pieces: int) -> list[str]:
     leds = d["leds"]["count"]
     analog = d["sensors"]["kind"] == "analog"
     usb = power(d)
@@ -328,7 +335,7 @@ def _power_lines(d, pieces):
     return lines
 
 
-def _feed_lines(d):
+def _feed_lines(d: dict) -> list[str]:
     ext = power(d, EXTERNAL_MA)
     lines = [
         "### LED feeds",
@@ -360,7 +367,7 @@ def _feed_lines(d):
     return lines
 
 
-def _analog_lines():
+def _analog_lines() -> list[str]:
     m = SENSING.magnet
     gap = SENSING.stack.gap_mm
     one = axial_field_mt(m.br_min_t, m.diameter_mm, m.height_mm, gap)
@@ -379,7 +386,7 @@ def _analog_lines():
     ]
 
 
-def _sensing(d, pieces):
+def _sensing(d: dict, pieces: int) -> list[str]:
     m, sw, st = SENSING.magnet, SENSING.switch, SENSING.stack
     allowance = hand_allowance_mm(d)
     rows = magnetics.role_captures(d, SENSING, pieces)
@@ -454,7 +461,7 @@ CLEARANCE_MM = 1.0  # board left between a recess and a window
 _LED_DIRECTIONS = (45, 135, 315, 225, 90, 0, 180, 270)
 
 
-def led_windows(d):
+def led_windows(d: dict) -> dict[str, tuple[float, float]]:
     """{cell id: (x, y)} of every cell's LED window on board D: beside the cell, inside its pitch, at
     least CLEARANCE_MM of board from every recess, indicator and other window (the first direction of
     _LED_DIRECTIONS that allows it)."""
@@ -601,7 +608,7 @@ def _counterbore(x: float, y: float) -> str:
     )
 
 
-def chains_svg(d):
+def chains_svg(d: dict) -> str:
     """The order of both chains over the board: the LED chain as a line from LED 0 (green dot) through
     every cell and indicator in chain order, and the sensor chain as one colour per 74HC165 chip with
     each cell's channel, so a maker can follow the wires."""
@@ -650,7 +657,7 @@ def chains_svg(d):
 # ---- wiring -----------------------------------------------------------------------------------------
 
 
-def wiring():
+def wiring() -> str:
     """wiring.md: the Pico pin map (ludus.config.defaults()), what each pin is wired to (the circuit's
     designators), and how the chains and the power are wired."""
     # the circuit loads SKiDL (2 s): only the documents that need it import it
@@ -676,7 +683,7 @@ def wiring():
     return "\n".join(lines)
 
 
-def _pin_table(pins, sense_gpio):
+def _pin_table(pins: dict, sense_gpio: int) -> list[str]:
     # wiring.md's table: each GPIO the firmware uses, and the Pico's power pins
     s = pins["sensors"]
     first = ref.chip(0)
@@ -741,7 +748,7 @@ _POWER_LINES = [
 ]
 
 
-def _chain_lines(pins):
+def _chain_lines(pins: dict) -> list[str]:
     # wiring.md's sections on the sensor chain and the LED chain
     s = pins["sensors"]
     first, last = ref.chip(0), "the last"
@@ -774,7 +781,7 @@ def _chain_lines(pins):
     ]
 
 
-def _analog_build_lines(analog_pins):
+def _analog_build_lines(analog_pins: dict[str, Any]) -> list[str]:
     # wiring.md's section on the analog build
     return [
         "## Analog build (multiplexers)",
@@ -795,7 +802,7 @@ def _analog_build_lines(analog_pins):
     ]
 
 
-def wiring_svg():
+def wiring_svg() -> str:
     """wiring.svg: the block diagram of wiring.md, its pin numbers from ludus.config.defaults()."""
     from ludus_host.circuit.design import SUPPLY_SENSE_GPIO  # (SKiDL: see wiring)
 
@@ -814,7 +821,7 @@ def wiring_svg():
     return "\n".join(out) + "\n"
 
 
-def _svg_box(x, y, w, h, title, lines):
+def _svg_box(x: int, y: int, w: int, h: int, title: str, lines: Iterable[str]) -> list[str]:
     # a block of wiring.svg: a rounded box, its title in bold and its lines under it
     out = ['<rect x="%d" y="%d" width="%d" height="%d" rx="6"/>' % (x, y, w, h)]
     out.append(
@@ -827,7 +834,7 @@ def _svg_box(x, y, w, h, title, lines):
     return out
 
 
-def _svg_wire(points, label, colour):
+def _svg_wire(points: Sequence[tuple[int, int]], label: str | None, colour: str) -> list[str]:
     # a wire of wiring.svg, its label (if any) above its first point
     out = [
         '<polyline points="%s" stroke="%s" stroke-width="2"/>'
@@ -842,7 +849,7 @@ def _svg_wire(points, label, colour):
     return out
 
 
-def _wiring_boxes(pins, sense_gpio):
+def _wiring_boxes(pins: dict, sense_gpio: int) -> list[tuple[tuple[int, int, int, int], str, list[str]]]:
     # wiring.svg's blocks: ((x, y, width, height), title, lines)
     s = pins["sensors"]
     pico = [
@@ -903,7 +910,7 @@ def _wiring_boxes(pins, sense_gpio):
     ]
 
 
-def _wiring_wires(pins):
+def _wiring_wires(pins: dict) -> list[tuple[list[tuple[int, int]], str | None, str]]:
     # wiring.svg's wires: (points, label or None, colour)
     s = pins["sensors"]
     return [
@@ -920,7 +927,9 @@ def _wiring_wires(pins):
     ]
 
 
-def write_all(out="hardware", progress=lambda s: None, pcbs=None):
+def write_all(
+    out: str = "hardware", progress: Callable[[str], None] = lambda s: None, pcbs: str | None = None
+) -> list[str]:
     """Every generated document under OUT, the circuits' included; the paths written. The die button's
     hole on each drilling template is read from the board's PCB under PCBS (default OUT)."""
     from ludus_host.circuit import bom, netlist, outputs  # (SKiDL: see wiring)
