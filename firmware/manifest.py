@@ -98,6 +98,7 @@ package("ludus", files=(
     "referee/presets.py",
     "referee/states.py",
     "runtime.py",
+    "scan.py",
     "sensing/__init__.py",
     "sensing/calibration.py",
     "sensing/instant.py",

@@ -18,6 +18,7 @@ progress is what save(progress) was last given (a dict that JSON keeps): an inte
 from it at the LED it had reached."""
 
 from ludus.errors import LudusError
+from ludus.runtime import const
 
 SAMPLES = 8  # readings of the empty board
 NOISE = 2000  # an analog channel spreading wider than this with no magnet is noisy
@@ -26,6 +27,12 @@ RAIL_LOW = 500
 RAIL_HIGH = 65000
 ASSUME_AFTER = 2  # answers showing one pattern before the wizard assumes the rest follow it
 _GROUPS = (("turn", "turn_leds"), ("die-pip", "die_pip_leds"), ("die-waiting", "waiting_leds"))
+# what the progress keeps of a cell found, by index: progress["cells"][cell id] is [channel, LED, the level
+# with one magnet, with two] (None for what was not found; a list, as JSON keeps it)
+_CHANNEL = const(0)
+_LED = const(1)
+_ONE = const(2)
+_TWO = const(3)
 
 
 class CalibrationError(LudusError):
@@ -50,32 +57,30 @@ class Wizard:
         self.ids = {}
         for i in range(board.cell_count):
             self.ids[board.cell_id(i)] = i
-        p = progress or {}
-        if p and (p.get("board") != board.game or p.get("channels") != n):
+        saved = progress or {}
+        if saved and (saved.get("board") != board.game or saved.get("channels") != n):
             raise CalibrationError(
                 "the saved progress is for board %r with %r channels, not this %s: start again"
-                % (p.get("board"), p.get("channels"), board.game)
+                % (saved.get("board"), saved.get("channels"), board.game)
             )
-        self.p = {
+        self.progress = {
             "format": "ludus-calibration-progress",
             "board": board.game,
             "channels": n,
-            "empty": p.get("empty"),  # per channel: the median with no magnet
-            "spread": p.get("spread"),
-            "stuck": p.get("stuck", []),
-            "noisy": p.get("noisy", []),
-            "next": p.get("next", 0),  # the LED the walk goes on from
-            "cells": p.get("cells", {}),  # cell id: [channel, LED, level one, level two]
-            "dark": p.get("dark", []),
-            "lights": p.get("lights", {}),  # indicator "group k": LED
-            "dead": p.get("dead", []),  # cell ids whose sensor does not react
-            "answers": p.get("answers", []),
-            "pending": p.get(
-                "pending", []
-            ),  # LEDs lighting no cell, to be named  # [cell, LED, channel] the person named
-            "assumed": p.get("assumed", []),
-            "asked": p.get("asked", 0),
-            "missing_done": p.get("missing_done", False),
+            "empty": saved.get("empty"),  # per channel: the median with no magnet
+            "spread": saved.get("spread"),
+            "stuck": saved.get("stuck", []),
+            "noisy": saved.get("noisy", []),
+            "next": saved.get("next", 0),  # the LED the walk goes on from
+            "cells": saved.get("cells", {}),  # cell id: [channel, LED, level one, level two]
+            "dark": saved.get("dark", []),
+            "lights": saved.get("lights", {}),  # indicator "group k": LED
+            "dead": saved.get("dead", []),  # cell ids whose sensor does not react
+            "answers": saved.get("answers", []),  # [cell, LED, channel] the person named
+            "pending": saved.get("pending", []),  # LEDs lighting no cell, to be named
+            "assumed": saved.get("assumed", []),
+            "asked": saved.get("asked", 0),
+            "missing_done": saved.get("missing_done", False),
         }
 
     # ---- talking to the board --------------------------------------------------------------------
@@ -92,7 +97,7 @@ class Wizard:
 
     def _keep(self):
         if self.save is not None:
-            self.save(self.p)
+            self.save(self.progress)
 
     # ---- the steps -------------------------------------------------------------------------------
 
@@ -104,8 +109,8 @@ class Wizard:
             say("the board is in safe mode (%s): calibrating what it can" % hello["safe_mode"])
         self.port.ask("light", leds=[])
         try:
-            if self.p["next"]:
-                say("resuming: %d of %d LEDs done" % (self.p["next"], board.led_count))
+            if self.progress["next"]:
+                say("resuming: %d of %d LEDs done" % (self.progress["next"], board.led_count))
             self.empty_board()
             self.walk()
             self.missing()
@@ -125,8 +130,8 @@ class Wizard:
         for _ in range(SAMPLES):
             reads.append(self.levels())
             self.port.wait(30)
-        if self.p["empty"] is not None and self.p["next"]:
-            empty = self.p["empty"]  # (resumed: the walk's baseline stays the one it began with)
+        if self.progress["empty"] is not None and self.progress["next"]:
+            empty = self.progress["empty"]  # (resumed: the walk's baseline stays the one it began with)
         else:
             empty = [sorted([r[c] for r in reads])[SAMPLES // 2] for c in range(n)]
         spread = [max([r[c] for r in reads]) - min([r[c] for r in reads]) for c in range(n)]
@@ -144,10 +149,10 @@ class Wizard:
                     stuck.append(c)
                 elif on:
                     noisy.append(c)
-        self.p["empty"] = empty
-        self.p["spread"] = spread
-        self.p["stuck"] = stuck
-        self.p["noisy"] = noisy
+        self.progress["empty"] = empty
+        self.progress["spread"] = spread
+        self.progress["stuck"] = stuck
+        self.progress["noisy"] = noisy
         for c in stuck:
             self.person.say("%s reads a magnet with none there" % self.channel_name(c))
         for c in noisy:
@@ -162,8 +167,8 @@ class Wizard:
 
     def _seen(self, lv, used):
         # the channels that see a magnet now (stuck, noisy and already learnt ones aside)
-        empty = self.p["empty"]
-        bad = self.p["stuck"] + self.p["noisy"]
+        empty = self.progress["empty"]
+        bad = self.progress["stuck"] + self.progress["noisy"]
         out = []
         for c in range(len(lv)):
             if c in bad or c in used:
@@ -188,33 +193,33 @@ class Wizard:
         return check
 
     def _used_channels(self):
-        return [v[0] for v in self.p["cells"].values() if v[0] is not None]
+        return [v[_CHANNEL] for v in self.progress["cells"].values() if v[_CHANNEL] is not None]
 
     def walk(self):
         """Each LED lit in turn; a magnet on the lit cell says which channel is there."""
         board = self.board
-        p = self.p
-        while p["next"] < board.led_count:
-            k = p["next"]
+        progress = self.progress
+        while progress["next"] < board.led_count:
+            k = progress["next"]
             self.port.ask("light", leds=[k], rgb=[255, 255, 255])
             got = self.person.act({"do": "magnet", "led": k}, self._magnet_check(self._used_channels()))
             if got == "skip":
-                p["dark"].append(k)
+                progress["dark"].append(k)
             elif got == "light":
-                p["pending"].append(k)  # named once the walk is done (a pattern may name it then)
+                progress["pending"].append(k)  # named once the walk is done (a pattern may name it then)
             elif got == "nothing":
                 cell = self._which_cell(k, None)
                 if cell is not None:
-                    p["dead"].append(cell)
-                    p["cells"][cell] = [None, k, None, None]
+                    progress["dead"].append(cell)
+                    progress["cells"][cell] = [None, k, None, None]
             elif isinstance(got, dict):
                 self._learnt(k, got)
-            p["next"] = k + 1
+            progress["next"] = k + 1
             self._keep()
         self.port.ask("light", leds=[])
-        while p["pending"]:
-            self._indicator(p["pending"][0])
-            p["pending"].pop(0)
+        while progress["pending"]:
+            self._indicator(progress["pending"][0])
+            progress["pending"].pop(0)
             self._keep()
 
     def _learnt(self, k, got):
@@ -227,11 +232,11 @@ class Wizard:
         self.person.act({"do": "lift", "led": k}, self._lift_check())
         cell = self._which_cell(k, c)
         if cell is not None:
-            self.p["cells"][cell] = [c, k, one, two]
+            self.progress["cells"][cell] = [c, k, one, two]
 
     def _stack_check(self, c, one):
         # a second magnet: the level moves on past one, the same way
-        empty = self.p["empty"][c]
+        empty = self.progress["empty"][c]
         up = one > empty
         last = [None]
 
@@ -265,13 +270,13 @@ class Wizard:
             owner = self.owner.get(led)
             name = "%s %d" % owner if owner and owner[0] != "cell" else None
             if name in choices:
-                self.p["lights"][name] = k
+                self.progress["lights"][name] = k
                 return
         self.port.ask("light", leds=[k], rgb=[255, 255, 255])
         name = self.person.choose("LED %d lights no cell: which light is it?" % k, choices, choices[0])
         self.port.ask("light", leds=[])
         if name in choices:
-            self.p["lights"][name] = k
+            self.progress["lights"][name] = k
 
     def _unmoved(self, side, number):
         # where the drawing has NUMBER, by the pattern the answers showed (a list: empty if none)
@@ -291,7 +296,7 @@ class Wizard:
         for group, attr in _GROUPS:
             for j in range(len(getattr(self.board, attr))):
                 name = "%s %d" % (group, j)
-                if name not in self.p["lights"]:
+                if name not in self.progress["lights"]:
                     out.append(name)
         return out
 
@@ -302,13 +307,13 @@ class Wizard:
         shifted along) and the pattern puts this LED or channel on one of the two cells, that one;
         otherwise the person is asked."""
         board = self.board
-        p = self.p
+        progress = self.progress
         owner = self.owner.get(k)
         by_led = board.cell_id(owner[1]) if owner and owner[0] == "cell" else None
         by_channel = None
         if c is not None and board.cell_of_channel[c] != 0xFFFF:
             by_channel = board.cell_id(board.cell_of_channel[c])
-        taken = p["cells"]
+        taken = progress["cells"]
         if by_led is not None and by_led == by_channel and by_led not in taken:
             return by_led
         if c is None:  # no sensor reacts: the LED alone says where, as drawn or as the pattern moved it
@@ -327,7 +332,7 @@ class Wizard:
         else:
             for cell, side, number in ((by_channel, "led", k), (by_led, "channel", c)):
                 if cell not in taken and self._pattern(side, cell, number):
-                    p["assumed"].append(cell)
+                    progress["assumed"].append(cell)
                     return cell
         candidates = [x for x in (by_led, by_channel) if x is not None and x not in taken]
         question = "LED %d%s: which cell is it?" % (k, "" if c is None else " and channel %d" % c)
@@ -335,10 +340,10 @@ class Wizard:
         if not choices:
             return None
         answer = self.person.choose(question, choices, choices[0])
-        p["asked"] += 1
+        progress["asked"] += 1
         if answer not in self.ids or answer in taken:
             return None
-        p["answers"].append([answer, k, c])
+        progress["answers"].append([answer, k, c])
         return answer
 
     def _drawn(self, side, cell):
@@ -348,7 +353,7 @@ class Wizard:
     def _moved(self, side):
         # (as drawn, as found) for each answered cell whose SIDE ("led" or "channel") moved
         moved = []
-        for answer, k, c in self.p["answers"]:
+        for answer, k, c in self.progress["answers"]:
             got = k if side == "led" else c
             if got is not None and got != self._drawn(side, answer):
                 moved.append((self._drawn(side, answer), got))
@@ -361,12 +366,12 @@ class Wizard:
 
     def missing(self):
         """Cells the walk did not find (a dark LED beside them): a magnet on each, named."""
-        p = self.p
-        if p["missing_done"]:
+        progress = self.progress
+        if progress["missing_done"]:
             return
         for i in range(self.board.cell_count):
             cell = self.board.cell_id(i)
-            if cell in p["cells"]:
+            if cell in progress["cells"]:
                 continue
             got = self.person.act({"do": "cell", "cell": cell}, self._magnet_check(self._used_channels()))
             if isinstance(got, dict):
@@ -378,34 +383,60 @@ class Wizard:
                     )
                     two = two["level"] if isinstance(two, dict) else None
                 self.person.act({"do": "lift", "cell": cell}, self._lift_check())
-                p["cells"][cell] = [got["channel"], None, one, two]
+                progress["cells"][cell] = [got["channel"], None, one, two]
             elif got == "nothing":
-                p["dead"].append(cell)
-                p["cells"][cell] = [None, None, None, None]
+                progress["dead"].append(cell)
+                progress["cells"][cell] = [None, None, None, None]
             self._keep()
-        p["missing_done"] = True
+        progress["missing_done"] = True
         self._keep()
 
     # ---- what was learnt -------------------------------------------------------------------------
 
     def result(self):
+        """What was learnt: the wiring map (cells and indicators, the drawing's numbers where nothing was
+        found), the analog calibration, the faults and the notes on how the wiring differs."""
         board = self.board
-        p = self.p
-        n = board.channel_count
         faults = []
-        notes = []
+        chans = self._channels()
+        calibration = None
+        levels = []
+        if self.analog:  # (first, while the heap is least broken up: MicroPython runs this too)
+            calibration, levels = self._calibration(chans, faults)
+        leds, lights, groups = self._leds()
+        self._faults(chans, leds, lights, faults)
+        cells = {}
+        for i in range(board.cell_count):  # (in the definition's order)
+            cell = board.cell_id(i)
+            cells[cell] = [chans[cell], leds[cell]]
+        wiring = {
+            "format": "ludus-wiring",
+            "version": 1,
+            "board": board.game,
+            "cells": cells,
+            "indicators": groups,
+            "faults": faults,
+        }
+        return {
+            "wiring": wiring,
+            "calibration": calibration,
+            "levels": levels,
+            "faults": faults,
+            "notes": self._notes(chans, leds),
+            "asked": self.progress["asked"],
+        }
+
+    def _channels(self):
+        # {cell id: channel}: as found, else the drawing's channel where it is still free, else a free
+        # one (a stuck or noisy channel first: the cell's sensor is most likely the faulty one)
+        board = self.board
+        progress = self.progress
         chans = {}
-        leds = {}
-        for cell, v in p["cells"].items():
-            if v[0] is not None:
-                chans[cell] = v[0]
-            if v[1] is not None:
-                leds[cell] = v[1]
-        lights = dict(p["lights"])
-        dark = p["dark"]
-        # what was not learnt: the drawing's number where it is still free, else one nobody has
-        free_ch = [c for c in range(n) if c not in chans.values()]
-        bad_ch = [c for c in free_ch if c in p["stuck"] or c in p["noisy"]]
+        for cell, found in progress["cells"].items():
+            if found[_CHANNEL] is not None:
+                chans[cell] = found[_CHANNEL]
+        free_ch = [c for c in range(board.channel_count) if c not in chans.values()]
+        bad_ch = [c for c in free_ch if c in progress["stuck"] or c in progress["noisy"]]
         for i in range(board.cell_count):
             cell = board.cell_id(i)
             if cell not in chans:
@@ -416,10 +447,19 @@ class Wizard:
                 if ch in bad_ch:
                     bad_ch.remove(ch)
                 chans[cell] = ch
-        calibration = None
-        levels = []
-        if self.analog:  # (first, while the heap is least broken up: MicroPython runs this too)
-            calibration, levels = self._calibration(chans, faults)
+        return chans
+
+    def _leds(self):
+        # ({cell id: LED}, {indicator "group k": LED}, {group: [LED, ...]}): as found, else the
+        # drawing's LED where it is still free, else a free one (a dark one first)
+        board = self.board
+        progress = self.progress
+        leds = {}
+        for cell, found in progress["cells"].items():
+            if found[_LED] is not None:
+                leds[cell] = found[_LED]
+        lights = dict(progress["lights"])
+        dark = progress["dark"]
         used = list(leds.values()) + list(lights.values())
         free_led = [k for k in range(board.led_count) if k not in used]
         for i in range(board.cell_count):
@@ -443,9 +483,15 @@ class Wizard:
                 table.append(lights[name])
             if table:
                 groups[group] = table
+        return leds, lights, groups
 
-        # the faults, each once, in words
+    def _faults(self, chans, leds, lights, faults):
+        # the faults, each once, in words, added to FAULTS
         # (lookups by a search, not dicts: only a few faults are named, and MicroPython's heap is tight)
+        board = self.board
+        progress = self.progress
+        dark = progress["dark"]
+
         def owner_of_channel(c):
             for cell in chans:
                 if chans[cell] == c:
@@ -459,16 +505,16 @@ class Wizard:
                         return name
             return "?"
 
-        for c in p["stuck"]:
+        for c in progress["stuck"]:
             where = owner_of_channel(c)
             what = "sits at the end of its range" if self.analog else "reads a magnet with none there"
             faults.append("stuck sensor: channel %d (%s) %s" % (c, where, what))
-        for c in p["noisy"]:
+        for c in progress["noisy"]:
             faults.append(
                 "noisy sensor: channel %d (%s) changes with no magnet near it" % (c, owner_of_channel(c))
             )
-        for cell in p["dead"]:
-            if chans[cell] not in p["stuck"] and chans[cell] not in p["noisy"]:
+        for cell in progress["dead"]:
+            if chans[cell] not in progress["stuck"] and chans[cell] not in progress["noisy"]:
                 faults.append(
                     "dead sensor: %s does not react to a magnet (channel %d?)" % (cell, chans[cell])
                 )
@@ -483,7 +529,12 @@ class Wizard:
                 "the LED chain goes dark from LED %d (%s) on: look at that LED's data in, and the data out "
                 "of the one before it" % (tail, led_owner(tail))
             )
+
+    def _notes(self, chans, leds):
         # how the wiring differs from the drawing, said as a maker would look for it
+        board = self.board
+        assumed = self.progress["assumed"]
+        notes = []
         moved_ch = [
             board.cell_id(i)
             for i in range(board.cell_count)
@@ -515,31 +566,12 @@ class Wizard:
             )
         if moved_ch and len(swaps) * 2 != len(moved_ch):
             notes.append("%d cells have another sensor channel than the drawing says" % len(moved_ch))
-        if p["assumed"]:
+        if assumed:
             notes.append(
                 "%d cells were placed as the answers before them showed (check them: %s)"
-                % (len(p["assumed"]), ", ".join(p["assumed"][:6]) + (" ..." if len(p["assumed"]) > 6 else ""))
+                % (len(assumed), ", ".join(assumed[:6]) + (" ..." if len(assumed) > 6 else ""))
             )
-        cells = {}
-        for i in range(board.cell_count):  # (in the definition's order)
-            cell = board.cell_id(i)
-            cells[cell] = [chans[cell], leds[cell]]
-        wiring = {
-            "format": "ludus-wiring",
-            "version": 1,
-            "board": board.game,
-            "cells": cells,
-            "indicators": groups,
-            "faults": faults,
-        }
-        return {
-            "wiring": wiring,
-            "calibration": calibration,
-            "levels": levels,
-            "faults": faults,
-            "notes": notes,
-            "asked": p["asked"],
-        }
+        return notes
 
     def _calibration(self, chans, faults):
         # the levels of each cell's channel; outliers (far from the other cells') and unusable levels
@@ -547,15 +579,16 @@ class Wizard:
         from ludus.sensing.calibration import DEFAULT_MIN_GAP, Calibration
 
         board = self.board
-        p = self.p
-        empty = p["empty"]
+        progress = self.progress
+        empty = progress["empty"]
         cal = Calibration(board.channel_count)
         rows = []
         deltas1 = []
         deltas2 = []
         for cell in sorted(chans):
             c = chans[cell]
-            one, two = p["cells"].get(cell, (None, None, None, None))[2:]
+            found = progress["cells"].get(cell, (None, None, None, None))
+            one, two = found[_ONE], found[_TWO]
             rows.append([cell, c, empty[c], one, two, ""])
             if one is not None:
                 deltas1.append(abs(one - empty[c]))
@@ -578,7 +611,7 @@ class Wizard:
                     "outlier: %s reads %d with one magnet, %d off empty; the others are %d off: a sensor "
                     "mounted at another height, or a weaker magnet" % (cell, one, abs(one - e), med1)
                 )
-            if c in p["noisy"]:
+            if c in progress["noisy"]:
                 flags.append("noisy")
             row[5] = " ".join(flags)
             use_one = one if one is not None else _clip(e + sign * med1)

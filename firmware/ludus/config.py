@@ -10,7 +10,7 @@ fault, so the firmware can show and report the faults and still run (docs/config
 
 import json
 
-from ludus.errors import repeated_key
+from ludus.scan import repeated_key
 
 FORMAT = "ludus-config"
 VERSION = 1

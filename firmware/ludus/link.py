@@ -12,8 +12,8 @@ Reading nothing allocates nothing."""
 
 import json
 
-from ludus.errors import repeated_key
 from ludus.runtime import const
+from ludus.scan import repeated_key
 
 PROTOCOL = const(1)
 LIMIT = const(1024)  # the longest command line taken (a whole config.json fits, ~450 bytes)

@@ -8,12 +8,13 @@ import os
 from collections.abc import Callable
 from typing import NoReturn
 
-from ludus.errors import LudusError, ascii_digits
+from ludus.errors import LudusError
+from ludus.scan import ascii_digits
 
 
 def is_digits(text: str, max_digits: int = 9) -> bool:
     """True if text is 1..max_digits ASCII digits (str.isdigit() also takes '²' and '٤'): the
-    firmware's own check, ludus.errors.ascii_digits."""
+    firmware's own check, ludus.scan.ascii_digits."""
     return ascii_digits(text, max_digits)
 
 

@@ -3,7 +3,8 @@ game records and calibration files with a key twice are refused naming the key, 
 refuse them. Runs on both runtimes."""
 
 import support
-from ludus.errors import BoardDefinitionError, ConfigError, NotationError, repeated_key
+from ludus.errors import BoardDefinitionError, ConfigError, NotationError
+from ludus.scan import repeated_key
 
 
 def test_repeated_key_finds_the_first_key_named_twice_in_one_object():

@@ -63,7 +63,7 @@ def test_board_seat_entries_take_ascii_digits_only():
 
 
 def test_the_shared_reader_takes_ascii_digits_within_a_length():
-    from ludus.errors import ascii_digits
+    from ludus.scan import ascii_digits
 
     assert ascii_digits("0", 1) and ascii_digits("123456789", 9)
     assert not ascii_digits("", 9) and not ascii_digits("1234567890", 9)

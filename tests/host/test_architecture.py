@@ -17,12 +17,13 @@ HARDWARE_MODULES = ("machine", "neopixel", "rp2")
 
 # What each part of the package may import (besides itself). Data flows one way: sensors -> occupancy ->
 # referee <-> rules -> light scene -> pixels; rules never know hardware, drivers never know rules.
-BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.lazy", "ludus.outcome"}
+BASE = {"ludus", "ludus.runtime", "ludus.errors", "ludus.scan", "ludus.lazy", "ludus.outcome"}
 ALLOWED = {
     "ludus": set(),
     "ludus.runtime": set(),
     "ludus.heap": set(),  # the collection's order: a leaf, which ludus.runtime.forget looks up by name
     "ludus.errors": set(),
+    "ludus.scan": set(),
     "ludus.lazy": set(),
     "ludus.outcome": set(),
     "ludus.dice": BASE,
@@ -409,12 +410,13 @@ def host_part(name):
 # What each part may import besides itself and the base (ludus_host, paths, args), one way: a part below
 # never imports one above it. None: anything.
 HOST_BASE = {"ludus_host", "paths", "args"}
-HOST_LEAVES = {"records", "boards", "build", "bots", "link", "emulator", "virtual"}
+HOST_LEAVES = {"records", "boards", "build", "bots", "link", "emulator"}
 HOST_ALLOWED = {
     "ludus_host": set(),
     "paths": set(),
     "args": set(),
     **{leaf: set() for leaf in HOST_LEAVES},
+    "virtual": {"link"},  # the referee's events in the link's words
     "sim": {"virtual", "records", "link", "emulator", "build"},
     "bench": {"sim", "virtual", "records", "link", "emulator", "build"},
     "commands": None,

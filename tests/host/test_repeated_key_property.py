@@ -1,11 +1,11 @@
-"""ludus.errors.repeated_key (the board's check) agrees with CPython's JSON reader told to watch for
+"""ludus.scan.repeated_key (the board's check) agrees with CPython's JSON reader told to watch for
 repeated keys (the host's check), on random JSON with and without a key named twice."""
 
 import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ludus.errors import repeated_key
+from ludus.scan import repeated_key
 
 KEYS = st.sampled_from(["a", "b", "leds", 'q"uote', "back\\slash", "}", "[", "é"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=4))

@@ -216,6 +216,16 @@ def run(coro):
     return asyncio.run(coro)
 
 
+async def answer(ws):
+    """The next message that answers what the page sent: past the state and frame messages the
+    table's clock pushes to every page whenever the table changed (its first beat pushes both to a
+    page that connected before it), which may come between an action and its error."""
+    while True:
+        msg = await ws.receive_json(timeout=5)
+        if msg["type"] not in ("state", "frame"):
+            return msg
+
+
 def test_the_server_serves_its_page_and_nothing_else():
     async def go():
         c = await _client()
@@ -280,16 +290,18 @@ def test_the_socket_takes_actions_and_answers_bad_ones():
             assert hello["type"] == "hello" and hello["board"]["game"] == "checkers"
             assert "checkers/2" in hello["starts"]
             await ws.send_str("{nope")
-            assert (await ws.receive_json())["type"] == "error"
+            assert (await answer(ws))["type"] == "error"
             await ws.send_json({"do": "lift", "cell": "h60"})
-            err = await ws.receive_json()
+            err = await answer(ws)
             assert err == {"type": "error", "message": "lift h60: there is no piece on h60"}
             await ws.send_bytes(b"\x00")
-            assert "JSON text" in (await ws.receive_json())["message"]
+            err = await answer(ws)
+            assert err["type"] == "error" and "JSON text" in err["message"]
             await ws.send_json({"do": "new", "game": "chess"})
-            assert "not one this page offers" in (await ws.receive_json())["message"]
+            err = await answer(ws)
+            assert err["type"] == "error" and "not one this page offers" in err["message"]
             await ws.send_json({"do": "speed", "value": 3})
-            assert (await ws.receive_json())["type"] == "error"
+            assert (await answer(ws))["type"] == "error"
             await ws.send_json({"do": "setup"})
             seen = None
             for _ in range(200):
@@ -621,14 +633,6 @@ def test_every_game_the_page_offers_sets_up_and_starts_on_its_board(preset):
     assert sum(len(v) for v in st["pieces"].values()) == sum(counts_of(t.referee.game)) >= 12
 
 
-async def next_error(ws):
-    # the next error message, past the table's own state and frame messages
-    while True:
-        msg = await ws.receive_json(timeout=5)
-        if msg["type"] == "error":
-            return msg
-
-
 def test_a_review_found_these_and_they_stay_fixed():
     async def go():
         c = await _client()
@@ -647,7 +651,8 @@ def test_a_review_found_these_and_they_stay_fixed():
             ws = await c.ws_connect("/ws")
             await ws.receive_json()
             await ws.send_str(deep)
-            assert "nested too deeply" in (await next_error(ws))["message"]
+            err = await answer(ws)
+            assert err["type"] == "error" and "nested too deeply" in err["message"]
             # a flicker that would keep the simulator from skipping quiet time is refused
             r = await c.post("/api/replay", json={"text": "setup\nflicker h0 10000000\nwait 10000000\n"})
             assert r.status == 400 and "at most 10000 ms" in (await r.json())["error"]
@@ -659,7 +664,8 @@ def test_a_review_found_these_and_they_stay_fixed():
             r = await c.post("/api/replay", json={"text": "# ludus play x --game ludo/classic/4\nsetup\n"})
             assert r.status == 200 and (await r.json())["board"] == "ludo52"
             await ws.send_json({"do": "speed", "value": True})
-            assert "speed: one of" in (await next_error(ws))["message"]
+            err = await answer(ws)
+            assert err["type"] == "error" and "speed: one of" in err["message"]
             # a page that goes away holding the die button lets it go
             await ws.send_json({"do": "button", "down": True})
             await asyncio.sleep(0.1)
@@ -712,6 +718,32 @@ def test_a_mirror_takes_no_harm_from_a_board_that_says_nonsense():
     st = m.state()
     assert st["phase"] == "setup" and st["turn"] is None and st["moves"] == [] and st["pieces"] == {}
     assert any("cannot read" in text for _, text in st["log"])
+
+
+def test_a_mirror_of_a_board_that_names_no_game_says_so():
+    from ludus_host.sim.mirror import DeviceMirror, MirrorError
+
+    for game in (None, 5):
+        hello = {"reply": "hello", "id": "sim-hello", "ok": True, "board": "ludo52"}
+        link = FakeLink([hello if game is None else dict(hello, game=game)])
+        with pytest.raises(MirrorError, match="the board says it plays %r" % (game,)):
+            DeviceMirror("fake", link=link)
+
+
+def test_a_mirror_whose_board_goes_away_says_so_and_goes_on():
+    from ludus_host.sim.mirror import DeviceMirror
+
+    link = FakeLink(
+        [{"reply": "hello", "id": "sim-hello", "ok": True, "board": "ludo52", "game": "ludo/classic/2"}]
+    )
+    link.generation = 1  # the port's openings, as link.client.Link counts them
+    link.lines.put(None)  # the board's link closed
+    m = DeviceMirror("fake", link=link)
+    for _ in range(3):
+        m.advance()
+    log = [text for _, text in m.state()["log"]]
+    assert log.count("the board's link closed") == 1 and not any("port is back" in text for text in log)
+    assert "the board's link is closed" in log[-1]  # (asking it for its frame)
 
 
 def test_bots_play_a_whole_checkers_game_on_the_table_and_the_script_replays_it():
@@ -813,12 +845,12 @@ def test_the_pages_sounds_are_the_piezos_cues():
 def test_the_words_are_plain_and_leave_out_what_is_not_there():
     from types import SimpleNamespace
 
+    from ludus_host.link.words import describe
     from ludus_host.sim.table import verified_words
-    from ludus_host.virtual.words import words
 
-    mismatch = words({"event": "mismatch", "missing": ["t5"], "unexpected": []})
+    mismatch = describe({"event": "mismatch", "missing": ["t5"], "unexpected": []})
     assert mismatch == "The pieces differ from the game: a piece is missing on t5"
-    both = words({"event": "mismatch", "missing": ["t5", "t9"], "unexpected": ["t7"]})
+    both = describe({"event": "mismatch", "missing": ["t5", "t9"], "unexpected": ["t7"]})
     assert both.endswith("a piece is missing on t5 and t9; a piece is not expected on t7")
 
     def record(rolls, moves):
@@ -856,12 +888,12 @@ def test_the_prompt_names_a_base_or_a_home_as_players_say_it():
     t.act({"do": "lift", "cell": "t30"})
     t.advance(t.now + 1000)
     assert t.state()["prompt"] == "Put the pieces as the game has them: a piece on t30; none on t20"
-    from ludus_host.virtual.words import words
+    from ludus_host.link.words import describe
 
-    said = words({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
+    said = describe({"event": "mismatch", "missing": ["t5", "red.base"], "unexpected": ["green.home"]})
     assert said == (
         "The pieces differ from the game: a piece is missing on t5 and in Red's base; a piece is not"
         " expected in Green's home"
     )
-    illegal = words({"event": "illegal", "missing": ["green.base"], "unexpected": ["t9"], "reason": "no"})
+    illegal = describe({"event": "illegal", "missing": ["green.base"], "unexpected": ["t9"], "reason": "no"})
     assert illegal == "Not allowed, Green's base to t9: no. Put it back in Green's base"

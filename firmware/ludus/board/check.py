@@ -28,7 +28,8 @@ from ludus.board.places import (
     start_square,
 )
 from ludus.board.power import DEFAULT_BUDGET_MA
-from ludus.errors import BoardDefinitionError, ascii_digits, repeated_key
+from ludus.errors import BoardDefinitionError
+from ludus.scan import ascii_digits, repeated_key
 
 
 def _is_int(v):
@@ -670,7 +671,7 @@ def stream(f, source="board definition", feed=None):
 
 
 def _once_each(text, where):
-    # a key named twice in one object: refused (ludus.errors.repeated_key)
+    # a key named twice in one object: refused (ludus.scan.repeated_key)
     k = repeated_key(text)
     if k is not None:
         raise BoardDefinitionError("%s: key %r appears twice in one object" % (where, k))

@@ -6,8 +6,9 @@ Board place ids follow a canonical order: for checkers the holes h0..h120; for L
 t0..t{L-1}, then per colour (green, yellow, red, blue) its column squares c0.., its base and (52 and 56
 boards) its home zone."""
 
-from ludus.errors import BoardDefinitionError, ascii_digits
+from ludus.errors import BoardDefinitionError
 from ludus.runtime import const
+from ludus.scan import ascii_digits
 
 FORMAT = "ludus-board/1"
 GAMES = ("checkers", "ludo52", "ludo40", "ludo56")

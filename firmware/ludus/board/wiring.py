@@ -32,7 +32,7 @@ def _number(value, top):
 
 def _read(board, text):
     # (the new channel and LED tables, the indicator tables, the notes), or BoardDefinitionError
-    from ludus.errors import repeated_key
+    from ludus.scan import repeated_key
 
     try:
         key = repeated_key(text)

@@ -15,7 +15,8 @@ from ludus.checkers.geometry import (
     adjacent,
 )
 from ludus.checkers.moves import ALL_HOLES, MAX_COUNT, NO_HOLES, PASS_TEXT
-from ludus.errors import ConfigError, NotationError, ascii_digits
+from ludus.errors import ConfigError, NotationError
+from ludus.scan import ascii_digits
 
 _FLAG_OPTIONS = ("noparking", "locked", "antispoil", "super")
 _DIGITS = "0123456789"

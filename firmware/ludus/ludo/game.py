@@ -12,7 +12,7 @@ import sys
 
 import ludus.ludo.gen as ludo_gen
 import ludus.ludo.turn as ludo_turn
-from ludus.errors import ConfigError, NotationError, ascii_digits
+from ludus.errors import ConfigError, NotationError
 from ludus.ludo.geometry import BASE, COLOURS, LETTERS, geometry
 from ludus.ludo.moves import (  # noqa: F401 - the move kinds and phases, re-exported for callers
     CHOICE,
@@ -30,6 +30,7 @@ from ludus.ludo.moves import (  # noqa: F401 - the move kinds and phases, re-exp
 )
 from ludus.ludo.rules import PRESET_NAMES, RuleSet, rules_from_spec  # noqa: F401
 from ludus.runtime import CODE_IN_RAM, transient
+from ludus.scan import ascii_digits
 
 TEXT_MODULE = "ludus.ludo.text"  # notation: 5 KB of code, off the heap between uses (files mode)
 

@@ -1,7 +1,7 @@
 """Ludo board geometry: the logical place names of docs/architecture.md and the lookup tables the
 rules core uses (track squares per seat, safe squares, stars, arrows), built once per rule set."""
 
-from ludus.errors import ascii_digits
+from ludus.scan import ascii_digits
 
 COLOURS = ("green", "yellow", "red", "blue")
 LETTERS = "gyrb"

@@ -1,8 +1,9 @@
 """Ludo moves: the move value type, its text, and the constants the rules core and its notation
 share (move kinds, phases, reasons a move is illegal)."""
 
-from ludus.errors import NotationError, ascii_digits
+from ludus.errors import NotationError
 from ludus.ludo.geometry import COLOURS, track
+from ludus.scan import ascii_digits
 
 # move kinds
 ENTER = 0

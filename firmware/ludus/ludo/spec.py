@@ -4,7 +4,8 @@ written as text, and on MicroPython dropped again right after (ludus.ludo.rules.
 tables do not stay in the engine's heap while a game runs. It builds rule sets of the class it is given
 (ludus.ludo.rules.RuleSet, whose FIELDS name every option), so it never imports the rules module."""
 
-from ludus.errors import ConfigError, NotationError, ascii_digits
+from ludus.errors import ConfigError, NotationError
+from ludus.scan import ascii_digits
 
 # Each option's kind: b yes/no (1/0), i a whole number, l small numbers joined by dots (5.6), or its
 # choices joined by |. One string, searched by name (" NAME:KIND ").

@@ -1,7 +1,7 @@
 """Ludo text forms: the position notation (`ludo RULES key=value ...`) and reading moves back from text.
 Loaded by the LudoGame methods that need it; the explanations of errors are in ludus.ludo.why."""
 
-from ludus.errors import ConfigError, IllegalMoveError, NotationError, ascii_digits
+from ludus.errors import ConfigError, IllegalMoveError, NotationError
 from ludus.ludo.geometry import COLOURS, LETTERS
 from ludus.ludo.moves import (
     CHOICE,
@@ -13,6 +13,7 @@ from ludus.ludo.moves import (
 )
 from ludus.ludo.rules import rules_from_spec
 from ludus.runtime import transient
+from ludus.scan import ascii_digits
 
 # --- move text ----------------------------------------------------------------------------------
 

@@ -5,8 +5,9 @@ referee's state, host tools), so a game in play does not keep this code on the P
 import json
 
 from ludus.dice import Dice, seed_from_hex
-from ludus.errors import LudusError, NotationError, repeated_key
+from ludus.errors import LudusError, NotationError
 from ludus.record.actions import FORMAT, apply_action, roll_text, roll_values
+from ludus.scan import repeated_key
 
 _HEX = "0123456789abcdef"
 # every field a record may carry, in the order emit writes them

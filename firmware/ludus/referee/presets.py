@@ -1,7 +1,8 @@
 """Game presets and the adapter each needs: the small factory that reads a preset such as ludo/danish/4
 and loads only that game's adapter (ludus.referee.checkers or ludus.referee.ludo)."""
 
-from ludus.errors import ConfigError, ascii_digits
+from ludus.errors import ConfigError
+from ludus.scan import ascii_digits
 
 
 def split_preset(preset):

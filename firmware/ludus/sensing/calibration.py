@@ -124,7 +124,7 @@ class Calibration:
     @classmethod
     def from_json(cls, text):
         """Parse and validate JSON text written by to_json (or by hand); ConfigError names the fault."""
-        from ludus.errors import repeated_key
+        from ludus.scan import repeated_key
 
         k = repeated_key(text)
         if k is not None:

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from typing import IO, Any
 
 from ludus_host.bench import ludo_speed
 from ludus_host.build import image as firmware_image
@@ -64,10 +65,10 @@ SUBTRACT = {
 }
 
 
-_MPY_DIR = None
+_MPY_DIR: str | None = None
 
 
-def compiled_firmware():
+def compiled_firmware() -> str:
     """The ludus package compiled by mpy-cross (once per run), as deployed on a Pico, so the unix port
     measures bytecode and heap as the board would see them rather than the on-device compiler; with
     its ROMFS image (build.image) for the figures with the code in flash."""
@@ -78,17 +79,17 @@ def compiled_firmware():
     return _MPY_DIR
 
 
-def _image():
+def _image() -> str:
     return os.path.join(compiled_firmware(), "firmware.romfs")
 
 
-def _env():
+def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["MICROPYPATH"] = compiled_firmware() + ":.frozen"
     return env
 
 
-def _run_json(cmd, timeout=1800):
+def _run_json(cmd: list[str], timeout: float = 1800) -> Any:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=_env())
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
@@ -96,7 +97,9 @@ def _run_json(cmd, timeout=1800):
     return json.loads(lines[-1])
 
 
-def micropython_cmd(case, reps=None, heap=HEAP, rom_budget_kb=None):
+def micropython_cmd(
+    case: str, reps: int | None = None, heap: str = HEAP, rom_budget_kb: int | None = None
+) -> list[str]:
     """The unix-port command for a case: the firmware's bytecode loaded into the heap (HEAP), or with
     ROM_BUDGET_KB run from the ROMFS image with exactly that much heap left for data."""
     if rom_budget_kb is None:
@@ -108,7 +111,7 @@ def micropython_cmd(case, reps=None, heap=HEAP, rom_budget_kb=None):
     return cmd + ([str(reps)] if reps is not None else [])
 
 
-def callgrind_instructions(case, reps, heap=HEAP):
+def callgrind_instructions(case: str, reps: int, heap: str = HEAP) -> int:
     """Instructions executed inside the unix port's run_main for REPS calls of the case."""
     valgrind = tool("valgrind")
     with tempfile.TemporaryDirectory() as tmp:
@@ -127,12 +130,14 @@ def callgrind_instructions(case, reps, heap=HEAP):
     return int(match.group(1))
 
 
-def smallest_heap_kb(case, low=8, high=1024, step=2, rom=False):
+def smallest_heap_kb(
+    case: str, low: int = 8, high: int = 1024, step: int = 2, rom: bool = False
+) -> int | None:
     """The smallest -X heapsize (KiB) in which one call of the case completes: the honest peak-heap
     figure, since micropython.mem_peak() also counts garbage not yet collected. With rom=True, the
     smallest heap left free for data with the firmware's code in a ROMFS image (as in flash)."""
 
-    def fits(kb):
+    def fits(kb: int) -> bool:
         cmd = micropython_cmd(case, 1, rom_budget_kb=kb) if rom else micropython_cmd(case, 1, "%dK" % kb)
         proc = subprocess.run(
             cmd,
@@ -155,8 +160,10 @@ def smallest_heap_kb(case, low=8, high=1024, step=2, rom=False):
     return high
 
 
-def measure(case, callgrind_reps, use_micropython, use_callgrind):
-    row = {"case": case}
+def measure(
+    case: str, callgrind_reps: int | None, use_micropython: bool, use_callgrind: bool
+) -> dict[str, Any]:
+    row: dict[str, Any] = {"case": case}
     row["cpython"] = _run_json([sys.executable, RUNNER, case])
     if use_micropython:
         heap = HEAP
@@ -176,7 +183,7 @@ def measure(case, callgrind_reps, use_micropython, use_callgrind):
             per_call = (full - base) / callgrind_reps
             if case in SUBTRACT:
                 other = SUBTRACT[case]
-                rewind = callgrind_instructions(other, callgrind_reps, heap)
+                rewind: float = callgrind_instructions(other, callgrind_reps, heap)
                 rewind = (rewind - callgrind_instructions(other, 0, heap)) / callgrind_reps
                 row["subtracted_instructions"] = rewind
                 per_call -= rewind
@@ -191,7 +198,7 @@ def measure(case, callgrind_reps, use_micropython, use_callgrind):
     return row
 
 
-def live_heap_peak(case, budget_kb=400):
+def live_heap_peak(case: str, budget_kb: int = 400) -> int | None:
     """The largest heap a whole game holds right after a collection (the referee's full games report
     it; None for other cases), with the code in ROM: the figure that does not depend on where free
     blocks happen to lie."""
@@ -200,7 +207,7 @@ def live_heap_peak(case, budget_kb=400):
     return int(found.group(1)) if found else None
 
 
-def _fmt(value, unit=""):
+def _fmt(value: object, unit: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
@@ -210,11 +217,11 @@ def _fmt(value, unit=""):
     return "%s%s" % (value, unit)
 
 
-def _kib(n):
+def _kib(n: float | None) -> float | None:
     return None if n is None else round(n / 1024, 1)
 
 
-def print_table(rows, out=None):
+def print_table(rows: list[dict[str, Any]], out: IO[str] | None = None) -> None:
     out = out or sys.stdout  # (the stream at the call: a default bound at import would be stale)
     header = (
         "case",
@@ -274,7 +281,7 @@ def print_table(rows, out=None):
     )
 
 
-def extra_figures(rows, ludopy_games):
+def extra_figures(rows: list[dict[str, Any]], ludopy_games: int) -> list[str]:
     """Derived figures: perft nodes per second, and our Danish games/s against LUDOpy's."""
     lines = []
     for row in rows:
@@ -304,7 +311,9 @@ def extra_figures(rows, ludopy_games):
     return lines
 
 
-def measure_plan(only=None, use_micropython=True, use_callgrind=True):
+def measure_plan(
+    only: str | None = None, use_micropython: bool = True, use_callgrind: bool = True
+) -> list[dict[str, Any]]:
     """A row of figures for every case of PLAN (those whose name contains `only`), progress on stderr."""
     rows = []
     for case, callgrind_reps, target, _what in PLAN:

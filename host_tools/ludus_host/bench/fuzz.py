@@ -9,6 +9,7 @@ is a failure, reported with its input (`ludus fuzz`, tests/host/test_fuzz.py).""
 import json
 import random
 import time
+from collections.abc import Callable, Iterable
 
 from ludus.board.definition import BoardDefinition
 from ludus.checkers.game import start_position as checkers_start
@@ -100,7 +101,7 @@ SEEDS = {
 }
 
 
-def _record_seed():
+def _record_seed() -> str:
     record = GameRecord.new("checkers/2", seed=bytes(32))
     game = position("checkers/2")
     for _ in range(3):
@@ -111,32 +112,32 @@ def _record_seed():
     return record.to_json()
 
 
-def _board_seed():
+def _board_seed() -> str:
     with open(shipped_board("ludo52"), encoding="utf-8") as f:
         return f.read()
 
 
-def _calibration_seed():
+def _calibration_seed() -> str:
     cal = Calibration(4)
     return cal.to_json()
 
 
-def _config_seed():
+def _config_seed() -> str:
 
     return json.dumps(defaults())
 
 
-def entry_points():
+def entry_points() -> dict[str, Callable[[str], object]]:
     """{name: function(text)}: each returns normally or raises LudusError."""
 
     ludo_game = position(LUDO_POSITION)
     checkers_game = position(CHECKERS_START)
     board = load_board("checkers")
 
-    def record(text):
+    def record(text: str) -> None:
         GameRecord.from_json(text).verify()
 
-    def script(text):
+    def script(text: str) -> None:
         actions = parse_script(text, board)
         if len(actions) <= 30:
             for _ in Simulator(board, "checkers/2").run(actions):
@@ -144,7 +145,7 @@ def entry_points():
 
     hub = Hub(Settings("checkers/2", seed="00" * 32))
 
-    def sim_request(text):
+    def sim_request(text: str) -> None:
         # as the server takes a WebSocket message: JSON first, then the hub's own checks
         try:
             message = json.loads(text)
@@ -152,7 +153,7 @@ def entry_points():
             raise NotationError("not JSON: %s" % exc) from None
         hub.control(message)
 
-    def sim_replay(text):
+    def sim_replay(text: str) -> None:
         if text.lstrip().startswith("{"):
             replay_record(text)
         elif text.count("\n") <= 30:
@@ -174,7 +175,7 @@ def entry_points():
     }
 
 
-def seeds():
+def seeds() -> dict[str, list[str]]:
     out = {k: list(v) for k, v in SEEDS.items()}
     out["record"] = [_record_seed()]
     out["board"] = [_board_seed()]
@@ -184,7 +185,7 @@ def seeds():
     return out
 
 
-def mutate(text, rng):
+def mutate(text: str, rng: random.Random) -> str:
     """One mutation of text (or a random text when rng says so)."""
     how = rng.randrange(9)
     if not text or how == 0:
@@ -218,7 +219,7 @@ def mutate(text, rng):
     return text[: rng.randrange(len(text) + 1)]
 
 
-def cases(name, count, rng, pool):
+def cases(name: str, count: int, rng: random.Random, pool: list[str]) -> list[str]:
     """count inputs for one entry point: mutations of mutations of its seeds."""
     out = []
     for _ in range(count):
@@ -229,7 +230,13 @@ def cases(name, count, rng, pool):
     return out
 
 
-def run(count=500, seconds=None, seed=1, slow_s=5.0, names=None):
+def run(
+    count: int = 500,
+    seconds: float | None = None,
+    seed: int = 1,
+    slow_s: float = 5.0,
+    names: Iterable[str] | None = None,
+) -> tuple[dict[str, int], list[tuple[str, str, str]]]:
     """Fuzz each entry point with `count` inputs (or for `seconds` in all); returns
     ({name: cases tried}, [(name, input, error)])."""
     rng = random.Random(seed)
@@ -260,7 +267,7 @@ def run(count=500, seconds=None, seed=1, slow_s=5.0, names=None):
 DEVICE_POINTS = ("position", "ludo move", "checkers move", "rule set", "checkers options")
 
 
-def corpus(count=60, seed=1):
+def corpus(count: int = 60, seed: int = 1) -> dict[str, list[str]]:
     """Inputs for the device-side parsers, for tests/firmware/fuzz_corpus.json (replayed under
     MicroPython by tests/firmware/test_fuzz_corpus.py)."""
     rng = random.Random(seed)

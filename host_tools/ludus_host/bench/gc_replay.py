@@ -20,7 +20,7 @@ left out."""
 import re
 import struct
 
-from ludus_host.emulator.harness import PicoError
+from ludus_host.emulator.harness import EmulatedPico, PicoError
 
 BLOCK = 16
 STACK = 64  # MICROPY_ALLOC_GC_STACK_SIZE
@@ -57,7 +57,7 @@ _pool(START, LENGTH)
 """
 
 
-def dump(emu):
+def dump(emu: EmulatedPico) -> str:
     """The heap of the Pico's REPL as it is now (a device booted in it, say), as text for HeapImage."""
     code = _DUMP.replace("ROOTS_FROM", str(ROOTS_FROM)).replace("ROOTS_TO", str(ROOTS_TO))
     out, err = emu.exec(code, timeout_ms=600000)
@@ -72,12 +72,12 @@ def dump(emu):
     return (out + "\n" + pool).replace("\r\n", "\n")  # (the REPL's line ends)
 
 
-def _table(text):
+def _table(text: str) -> tuple[int, list[str]]:
     # the heap's start and each block's kind from mem_info(1): "." free, "=" a tail, else a head
     found = re.search(r"GC memory layout; from ([0-9a-f]+):", text)
     if found is None:
         raise PicoError("no allocation table in the heap dump")
-    kinds = {}
+    kinds: dict[int, str] = {}
     for line in text[found.end() :].splitlines()[1:]:
         row = re.match(r"([0-9a-f]{8}): (.*)$", line)
         if row:
@@ -92,7 +92,7 @@ def _table(text):
 class HeapImage:
     """A dumped heap: its blocks' kinds and bytes, the root pointers in order, the modules' places."""
 
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         text = text.replace("\r\n", "\n")
         self.start, self.kinds = _table(text)
         self.n = len(self.kinds)
@@ -116,7 +116,7 @@ class HeapImage:
         if len(window) < 4 * count:
             raise PicoError("the heap dump's root pointers are cut short")
         self.roots = list(struct.unpack_from("<%dI" % count, window))
-        self.modules = {}  # name: (the module's address, its globals')
+        self.modules: dict[str, tuple[int, int]] = {}  # name: (the module's address, its globals')
         for row in re.finditer(r"^MODG (\S+) ([0-9a-f]+) ([0-9a-f]+)$", text, re.M):
             self.modules[row.group(1)] = (int(row.group(2), 16), int(row.group(3), 16))
         # v1.28's layout, checked: in the REPL the running globals are __main__'s, which follow
@@ -128,29 +128,31 @@ class HeapImage:
         ):
             raise PicoError("the interpreter's state is not laid out as MicroPython v1.28's")
 
-    def root(self, offset):
+    def root(self, offset: int) -> int:
         return self.roots[(offset - ROOTS_FROM) // 4]
 
-    def head(self, ptr):
+    def head(self, ptr: int) -> int | None:
         # the head block ptr points at, or None (not a block's start in the heap, or not a head)
         if ptr % BLOCK or not self.start <= ptr < self.end:
             return None
         b = (ptr - self.start) // BLOCK
         return b if self.kinds[b] not in ".=" else None
 
-    def length(self, b):
+    def length(self, b: int) -> int:
         n = 1
         while b + n < self.n and self.kinds[b + n] == "=":
             n += 1
         return n
 
-    def children(self, b):
+    def children(self, b: int) -> list[int]:
         base = b * BLOCK
         words = struct.unpack_from("<%dI" % (self.length(b) * BLOCK // 4), self.mem, base)
         return [c for c in (self.head(w) for w in words) if c is not None]
 
 
-def replay(image, first=None, local=None, stack=STACK):
+def replay(
+    image: HeapImage, first: str | None = None, local: int | None = None, stack: int = STACK
+) -> dict[str, int]:
     """MicroPython's mark phase over IMAGE (a HeapImage). first: the module whose function calls
     gc.collect() (its globals are then the second root; None: the REPL's __main__, outside the heap).
     local: the address of the dict the code at module level runs with, the first root (None: the
@@ -164,11 +166,11 @@ def replay(image, first=None, local=None, stack=STACK):
     if local is not None:
         roots[(DICT_LOCALS - ROOTS_FROM) // 4] = local
     marked = bytearray(image.n)
-    children = {}
+    children: dict[int, list[int]] = {}
     counts = {"overflows": 0, "passes": 0, "words": 0, "rescanned": 0, "deepest": 0}
     overflow = [False]  # gc_stack_overflow
 
-    def subtree(b, again):
+    def subtree(b: int, again: bool) -> None:
         pending = []
         while True:
             words = image.length(b) * BLOCK // 4

@@ -7,7 +7,7 @@ from ludus.bots.selfplay import SeededDie, play_random
 from ludus.ludo import start_position
 
 
-def ludus_danish_rate(games, seed=1):
+def ludus_danish_rate(games: int, seed: int = 1) -> float:
     """Games per second of our engine: random 4-player Danish games to the first winner."""
     die = SeededDie(seed)
     start = time.perf_counter()
@@ -18,7 +18,7 @@ def ludus_danish_rate(games, seed=1):
     return games / (time.perf_counter() - start)
 
 
-def ludopy_rate(games, seed=1):
+def ludopy_rate(games: int, seed: int = 1) -> float:
     """Games per second of LUDOpy playing random 4-player games to its first winner, driven the way its
     README shows (get_observation, then answer_observation with a random movable piece)."""
     # LUDOpy and numpy come with the dev extras only: loaded when the comparison runs
@@ -37,7 +37,7 @@ def ludopy_rate(games, seed=1):
     return games / (time.perf_counter() - start)
 
 
-def compare(games=200, seed=1, rounds=5):
+def compare(games: int = 200, seed: int = 1, rounds: int = 5) -> tuple[float, float]:
     """Time about `games` Danish games in each engine, in this process; returns (ours, ludopy) in
     games/s. The games are split into rounds that alternate between the engines, and each engine's
     best round counts: on a shared machine both then see the same load, and a burst of other work
@@ -50,7 +50,7 @@ def compare(games=200, seed=1, rounds=5):
     return ours, theirs
 
 
-def report(games=200, seed=1):
+def report(games: int = 200, seed: int = 1) -> dict[str, float]:
     """compare() as a dict, with the ratio."""
     ours, theirs = compare(games, seed)
     return {

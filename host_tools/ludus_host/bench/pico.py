@@ -651,221 +651,247 @@ def run(args, out=sys.stdout):
         ),
         file=out,
     )
-    if "cases" in parts:
-        rows = cases(args.only, callgrind=not args.no_callgrind, emulation=emulation)
-        figures["cases"] = rows
-        print("%-30s %12s %12s %7s  %s" % ("case", "emulated ms", "est. ms", "ratio", "target"), file=out)
-        for row in rows:
-            if "error" in row:
-                print("%-30s  failed: %s" % (row["case"], row["error"]), file=out)
-                continue
-            est = row.get("estimate_ms")
-            ratio = row.get("ratio")
-            print(
-                "%-30s %12s %12s %7s  %s"
-                % (
-                    row["case"],
-                    _ms(row["pico_us"]),
-                    "-" if est is None else "%.2f" % est,
-                    "-" if ratio is None else "%.2f" % ratio,
-                    row["target"],
-                ),
-                file=out,
-            )
-    if "games" in parts:
-        games = []
-        for board_name, game, preset, mode in _chosen_games(args):
-            print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
-            games.append(
-                whole_game(
-                    board_name,
-                    game,
-                    preset,
-                    mode=mode,
-                    reach_ms=args.pico_reach,
-                    press_ms=args.pico_press,
-                    emulation=emulation,
-                )
-            )
-        figures["games"] = games
+    for name, part in PARTS:
+        if name in parts and (name != "cuts" or args.cuts):
+            figures[name] = part(args, emulation, out)
+    return figures
+
+
+def _cases_part(args, emulation, out):
+    """The benchmark cases on the emulated Pico beside callgrind's estimate, a table."""
+    rows = cases(args.only, callgrind=not args.no_callgrind, emulation=emulation)
+    print("%-30s %12s %12s %7s  %s" % ("case", "emulated ms", "est. ms", "ratio", "target"), file=out)
+    for row in rows:
+        if "error" in row:
+            print("%-30s  failed: %s" % (row["case"], row["error"]), file=out)
+            continue
+        est = row.get("estimate_ms")
+        ratio = row.get("ratio")
         print(
-            "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
-            " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks"
-            " that served no link command; command: the worst that served one, here the bench's `stats`):"
-            % (args.pico_reach, args.pico_press),
+            "%-30s %12s %12s %7s  %s"
+            % (
+                row["case"],
+                _ms(row["pico_us"]),
+                "-" if est is None else "%.2f" % est,
+                "-" if ratio is None else "%.2f" % ratio,
+                row["target"],
+            ),
             file=out,
         )
-        head = (
-            "game",
-            "mode",
-            "moves",
-            "free boot",
-            "low free",
-            "mean tick",
-            "worst tick",
-            "book/referee/frame/rest",
-            "worst gc",
-            "command",
-            "late",
-            "magnet->LED",
-        )
-        print("%-15s %-6s %6s %10s %10s %10s %10s %23s %9s %9s %6s  %s" % head, file=out)
-        for g in games:
-            print(
-                "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %23s %8.1fms %7.1fms %6d  %s"
-                % (
-                    g["preset"],
-                    g["mode"],
-                    g["moves"],
-                    g["free_after_boot"],
-                    g["free_low_after_gc"],
-                    g["mean_tick_us"] / 1000,
-                    g["worst_tick_us"] / 1000,
-                    "/".join("%.1f" % ((us or 0) / 1000) for us in g["worst_tick_parts_us"]) + " ms",
-                    g["worst_gc_us"] / 1000,
-                    (g["command_worst_tick_us"] or 0) / 1000,
-                    g["late"],
-                    "-"
-                    if not g["magnet_to_led_ms"]
-                    else "%s..%s ms" % (g["magnet_to_led_ms"][0], g["magnet_to_led_ms"][2]),
-                ),
-                file=out,
+    return rows
+
+
+def _games_part(args, emulation, out):
+    """Whole games through the flashed firmware in each mode chosen, a table."""
+    games = []
+    for board_name, game, preset, mode in _chosen_games(args):
+        print("whole game on the emulated Pico: %s, %s mode ..." % (preset, mode), file=sys.stderr)
+        games.append(
+            whole_game(
+                board_name,
+                game,
+                preset,
+                mode=mode,
+                reach_ms=args.pico_reach,
+                press_ms=args.pico_press,
+                emulation=emulation,
             )
-    if "heap" in parts:
-        census = []
-        for board_name, game, _preset, mode in _chosen_games(args):
-            print("heap census on the emulated Pico: %s, %s mode ..." % (game, mode), file=sys.stderr)
-            census.append(heap_census(board_name, game, mode, emulation=emulation))
-        figures["heap"] = census
+        )
+    print(
+        "\nWhole games through the flashed firmware on the emulated board (real drivers, journal, link;"
+        " the board left alone %d ms before each turn; die presses of %d ms; worst tick: of the ticks"
+        " that served no link command; command: the worst that served one, here the bench's `stats`):"
+        % (args.pico_reach, args.pico_press),
+        file=out,
+    )
+    head = (
+        "game",
+        "mode",
+        "moves",
+        "free boot",
+        "low free",
+        "mean tick",
+        "worst tick",
+        "book/referee/frame/rest",
+        "worst gc",
+        "command",
+        "late",
+        "magnet->LED",
+    )
+    print("%-15s %-6s %6s %10s %10s %10s %10s %23s %9s %9s %6s  %s" % head, file=out)
+    for g in games:
         print(
-            "\nWhat a collection scans after boot, in a fresh REPL (heap in use above the bare REPL's; a"
-            " collection timed: gc.collect() from the REPL, and after boot also the firmware's own,"
-            " led through the modules by ludus.heap):",
+            "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %23s %8.1fms %7.1fms %6d  %s"
+            % (
+                g["preset"],
+                g["mode"],
+                g["moves"],
+                g["free_after_boot"],
+                g["free_low_after_gc"],
+                g["mean_tick_us"] / 1000,
+                g["worst_tick_us"] / 1000,
+                "/".join("%.1f" % ((us or 0) / 1000) for us in g["worst_tick_parts_us"]) + " ms",
+                g["worst_gc_us"] / 1000,
+                (g["command_worst_tick_us"] or 0) / 1000,
+                g["late"],
+                "-"
+                if not g["magnet_to_led_ms"]
+                else "%s..%s ms" % (g["magnet_to_led_ms"][0], g["magnet_to_led_ms"][2]),
+            ),
             file=out,
         )
-        census_head = [
-            "game",
-            "mode",
-            "bare gc",
-            "modules",
-            "their heap",
-            "gc",
-            "booted heap",
-            "gc",
-            "led",
-            "names",
-        ]
-        print("%-13s %-6s %8s %8s %11s %8s %12s %8s %8s %9s" % tuple(census_head), file=out)
-        for c in census:
-            print(
-                "%-13s %-6s %6.2fms %8d %9.1fKB %6.2fms %10.1fKB %6.2fms %6.2fms %7.1fKB"
-                % (
-                    c["preset"],
-                    c["mode"],
-                    c["bare_gc_us"] / 1000,
-                    c["modules"],
-                    c["modules_alloc"] / 1024,
-                    c["modules_gc_us"] / 1000,
-                    c["booted_alloc"] / 1024,
-                    c["booted_gc_us"] / 1000,
-                    c["booted_led_gc_us"] / 1000,
-                    (c["names_bytes"] or 0) / 1024,
-                ),
-                file=out,
-            )
-        for c in census:
-            m = c["marking"]
-            print(
-                "  %s, %s: its marking replayed (ludus_host.bench.gc_replay): from the REPL %d overflows,"
-                " %d words scanned, %d of them again; led by ludus.heap %d overflows, %d words; one started"
-                " by MicroPython in the referee's code %d overflows, %d words, under main.py's exec() %d, %d"
-                % (
-                    c["preset"],
-                    c["mode"],
-                    m["repl"]["overflows"],
-                    m["repl"]["words"],
-                    m["repl"]["rescanned"],
-                    m["led"]["overflows"],
-                    m["led"]["words"],
-                    m["auto"]["overflows"],
-                    m["auto"]["words"],
-                    m["auto_main"]["overflows"],
-                    m["auto_main"]["words"],
-                ),
-                file=out,
-            )
-        for c in census:
-            top = ", ".join("%s %.1f" % (name, size / 1024) for name, size in c["per_module"][:8])
-            print(
-                "  %s, %s: the most heap per module, names aside (KB): %s" % (c["preset"], c["mode"], top),
-                file=out,
-            )
-    if "restore" in parts:
-        rows = []
-        for board_name, game, start, actions in RESTORES:
-            for mode in args.pico_mode or ("files", "romfs"):
-                print("restore on the emulated Pico: %s, %s mode ..." % (start, mode), file=sys.stderr)
-                rows.append(restore_figures(board_name, game, start, actions, mode, emulation=emulation))
-        figures["restore"] = rows
+    return games
+
+
+def _heap_part(args, emulation, out):
+    """The heap census after boot in each mode chosen, a table and its marking."""
+    census = []
+    for board_name, game, _preset, mode in _chosen_games(args):
+        print("heap census on the emulated Pico: %s, %s mode ..." % (game, mode), file=sys.stderr)
+        census.append(heap_census(board_name, game, mode, emulation=emulation))
+    print(
+        "\nWhat a collection scans after boot, in a fresh REPL (heap in use above the bare REPL's; a"
+        " collection timed: gc.collect() from the REPL, and after boot also the firmware's own,"
+        " led through the modules by ludus.heap):",
+        file=out,
+    )
+    census_head = [
+        "game",
+        "mode",
+        "bare gc",
+        "modules",
+        "their heap",
+        "gc",
+        "booted heap",
+        "gc",
+        "led",
+        "names",
+    ]
+    print("%-13s %-6s %8s %8s %11s %8s %12s %8s %8s %9s" % tuple(census_head), file=out)
+    for c in census:
         print(
-            "\nA game restored after a power cut (the journal written as the board leaves it; the"
-            " watchdog's feeds timed by the harness; target: no gap over 2,000 ms):",
+            "%-13s %-6s %6.2fms %8d %9.1fKB %6.2fms %10.1fKB %6.2fms %6.2fms %7.1fKB"
+            % (
+                c["preset"],
+                c["mode"],
+                c["bare_gc_us"] / 1000,
+                c["modules"],
+                c["modules_alloc"] / 1024,
+                c["modules_gc_us"] / 1000,
+                c["booted_alloc"] / 1024,
+                c["booted_gc_us"] / 1000,
+                c["booted_led_gc_us"] / 1000,
+                (c["names_bytes"] or 0) / 1024,
+            ),
             file=out,
         )
-        restore_head = (
-            "game",
-            "mode",
-            "actions",
-            "read",
-            "replay",
-            "boot->restored",
-            "low free",
-            "longest gap",
+    for c in census:
+        m = c["marking"]
+        print(
+            "  %s, %s: its marking replayed (ludus_host.bench.gc_replay): from the REPL %d overflows,"
+            " %d words scanned, %d of them again; led by ludus.heap %d overflows, %d words; one started"
+            " by MicroPython in the referee's code %d overflows, %d words, under main.py's exec() %d, %d"
+            % (
+                c["preset"],
+                c["mode"],
+                m["repl"]["overflows"],
+                m["repl"]["words"],
+                m["repl"]["rescanned"],
+                m["led"]["overflows"],
+                m["led"]["words"],
+                m["auto"]["overflows"],
+                m["auto"]["words"],
+                m["auto_main"]["overflows"],
+                m["auto_main"]["words"],
+            ),
+            file=out,
         )
-        print("%-15s %-6s %8s %9s %9s %15s %9s %12s" % restore_head, file=out)
-        for r in rows:
+    for c in census:
+        top = ", ".join("%s %.1f" % (name, size / 1024) for name, size in c["per_module"][:8])
+        print(
+            "  %s, %s: the most heap per module, names aside (KB): %s" % (c["preset"], c["mode"], top),
+            file=out,
+        )
+    return census
+
+
+def _restore_part(args, emulation, out):
+    """Long games restored after a power cut in each mode chosen, a table."""
+    rows = []
+    for board_name, game, start, actions in RESTORES:
+        for mode in args.pico_mode or ("files", "romfs"):
+            print("restore on the emulated Pico: %s, %s mode ..." % (start, mode), file=sys.stderr)
+            rows.append(restore_figures(board_name, game, start, actions, mode, emulation=emulation))
+    print(
+        "\nA game restored after a power cut (the journal written as the board leaves it; the"
+        " watchdog's feeds timed by the harness; target: no gap over 2,000 ms):",
+        file=out,
+    )
+    restore_head = (
+        "game",
+        "mode",
+        "actions",
+        "read",
+        "replay",
+        "boot->restored",
+        "low free",
+        "longest gap",
+    )
+    print("%-15s %-6s %8s %9s %9s %15s %9s %12s" % restore_head, file=out)
+    for r in rows:
+        print(
+            "%-15s %-6s %8d %7dms %7dms %13dms %9d %10.0fms"
+            % (
+                r["preset"],
+                r["mode"],
+                r["restored"] or 0,
+                r["read_ms"] or 0,
+                r["replay_ms"] or 0,
+                r["boot_to_restored_ms"] or 0,
+                r["free_low"] or 0,
+                r["max_feed_gap_ms"],
+            ),
+            file=out,
+        )
+    for r in rows:
+        if "games_ms" in r:
             print(
-                "%-15s %-6s %8d %7dms %7dms %13dms %9d %10.0fms"
+                "  %s, %s: `games` handed out a finished %d-action record in %s ms (equal: %s),"
+                " longest feed gap %.0f ms"
                 % (
                     r["preset"],
                     r["mode"],
-                    r["restored"] or 0,
-                    r["read_ms"] or 0,
-                    r["replay_ms"] or 0,
-                    r["boot_to_restored_ms"] or 0,
-                    r["free_low"] or 0,
-                    r["max_feed_gap_ms"],
+                    r["games_actions"],
+                    r["games_ms"],
+                    r["games_equal"],
+                    r["games_max_feed_gap_ms"],
                 ),
                 file=out,
             )
-        for r in rows:
-            if "games_ms" in r:
-                print(
-                    "  %s, %s: `games` handed out a finished %d-action record in %s ms (equal: %s),"
-                    " longest feed gap %.0f ms"
-                    % (
-                        r["preset"],
-                        r["mode"],
-                        r["games_actions"],
-                        r["games_ms"],
-                        r["games_equal"],
-                        r["games_max_feed_gap_ms"],
-                    ),
-                    file=out,
-                )
-    if "cuts" in parts and args.cuts:
-        print("power cuts on the emulated Pico ...", file=sys.stderr)
-        cuts = power_cuts(args.cuts, emulation=emulation)
-        figures["cuts"] = cuts
-        print(
-            "\nPower cuts during flash programs and erases (checkers game, files mode): %d cuts, %d moves"
-            % (cuts["cuts"], cuts["moves"]),
-            file=out,
-        )
-        for key, n in sorted(cuts["outcomes"].items()):
-            print("  %-40s %d" % (key, n), file=out)
-        if cuts["journal_full_after_cuts"] is not None:
-            print(
-                "  the journal was full of the game after %d cuts" % cuts["journal_full_after_cuts"], file=out
-            )
-    return figures
+    return rows
+
+
+def _cuts_part(args, emulation, out):
+    """Power cuts during flash programs and erases, their outcomes counted."""
+    print("power cuts on the emulated Pico ...", file=sys.stderr)
+    cuts = power_cuts(args.cuts, emulation=emulation)
+    print(
+        "\nPower cuts during flash programs and erases (checkers game, files mode): %d cuts, %d moves"
+        % (cuts["cuts"], cuts["moves"]),
+        file=out,
+    )
+    for key, n in sorted(cuts["outcomes"].items()):
+        print("  %-40s %d" % (key, n), file=out)
+    if cuts["journal_full_after_cuts"] is not None:
+        print("  the journal was full of the game after %d cuts" % cuts["journal_full_after_cuts"], file=out)
+    return cuts
+
+
+# the parts of `ludus bench --pico` in the order their tables are printed (--pico-part chooses)
+PARTS = (
+    ("cases", _cases_part),
+    ("games", _games_part),
+    ("heap", _heap_part),
+    ("restore", _restore_part),
+    ("cuts", _cuts_part),
+)

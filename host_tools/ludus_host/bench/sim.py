@@ -18,7 +18,7 @@ from ludus_host.sim.table import replay_script
 SEED = "00" * 32
 
 
-def _played(hub):
+def _played(hub: Hub) -> None:
     # a Chinese Checkers game a few moves in, at rest: the beat of an ordinary moment
     t = hub.table
     t.act({"do": "setup"})
@@ -30,7 +30,7 @@ def _played(hub):
         t.advance(t.now + 500)
 
 
-def beats(count=2000):
+def beats(count: int = 2000) -> tuple[float, float, float]:
     """µs per beat of the clock (mean, worst): each beat runs 20 ms of the board."""
 
     hub = Hub(Settings("checkers/2", seed=SEED))
@@ -45,7 +45,7 @@ def beats(count=2000):
     return statistics.mean(times), max(times), statistics.median(times)
 
 
-async def _round_trips(count):
+async def _round_trips(count: int) -> list[float]:
     from aiohttp.test_utils import TestClient, TestServer  # (0.4 s to import: for this figure only)
 
     client = TestClient(TestServer(make_app(Settings("checkers/2", seed=SEED))))
@@ -83,13 +83,13 @@ async def _round_trips(count):
         await client.close()
 
 
-def round_trips(count=40):
+def round_trips(count: int = 40) -> tuple[float, float]:
     """ms from an action sent over the WebSocket to the state message answering it (median, worst)."""
     times = asyncio.run(_round_trips(count))
     return statistics.median(times), max(times)
 
 
-def replay():
+def replay() -> tuple[float, int]:
     """ms to replay examples/checkers-jump-chain.play into steps (the page's Replay), and the steps."""
 
     with open(os.path.join(ROOT, "examples", "checkers-jump-chain.play"), encoding="utf-8") as f:
@@ -99,7 +99,7 @@ def replay():
     return (time.perf_counter() - t0) * 1000, len(steps)
 
 
-def run():
+def run() -> dict[str, float]:
     """Print the figures; returns them as a dict."""
     mean, worst, median = beats()
     rt_median, rt_worst = round_trips()

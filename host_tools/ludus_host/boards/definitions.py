@@ -9,6 +9,7 @@ text or SVG.
 import json
 import math
 import os
+from collections.abc import Iterable
 from typing import Any
 
 import ludus.board.places as boarddef
@@ -97,22 +98,26 @@ PIP_R = {"ludo52": 0.1, "ludo40": 0.08, "ludo56": 0.1}
 WAIT_R = 0.1
 
 
-def _round(v):
+Item = dict[str, Any]  # a cell or an indicator as the generator builds it
+
+
+def _round(v: float) -> float:
     return round(v + 0.0, 2)
 
 
-def _checkers_geometry():
+def _checkers_geometry() -> list[tuple[int, int, int | None]]:
     """Per-hole (row, col, point or None), from the rules core's own tables (the tests hold them against
     _checkers_geometry_from_contract, computed from docs/architecture.md)."""
     return [(ROW[h], COL[h], POINT_OF[h] if POINT_OF[h] < 6 else None) for h in range(len(ROW))]
 
 
-def _checkers_geometry_from_contract():
+def _checkers_geometry_from_contract() -> list[tuple[int, int, int | None]]:
     lengths = (1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1)
     holes = []
     for row, n in enumerate(lengths):
         for i in range(n):
             col = 12 - (n - 1) + 2 * i
+            point: int | None
             if row <= 3:
                 point = 0
             elif row >= 13:
@@ -131,7 +136,7 @@ def _checkers_geometry_from_contract():
     return holes
 
 
-def _checkers_items(pitch):
+def _checkers_items(pitch: float) -> tuple[list[Item], list[Item], tuple[float, float], float]:
     """Cells and turn indicators of the star in grid units (x = col / 2, y = row * sqrt(3) / 2)."""
     rh = math.sqrt(3) / 2
     cells = []
@@ -162,14 +167,16 @@ def _checkers_items(pitch):
     return cells, indicators, (12.0, 16 * rh), 1.0
 
 
-def _ludo_items(game, direction, waiting):
+def _ludo_items(
+    game: str, direction: str, waiting: int
+) -> tuple[list[Item], list[Item], tuple[float, float], float, list[dict[str, str]]]:
     layout = LUDO_LAYOUTS[game]
     n = layout["size"]
     track, column_len, has_home = LUDO_SHAPES[game]
     quarter = layout["quarter"]
     assert len(quarter) * 4 == track and len(layout["column"]) == column_len, game
 
-    def turn(point, seat):
+    def turn(point: tuple[int, int], seat: int) -> tuple[int, int]:
         x, y = point
         for _ in range(seat):
             x, y = n - 1 - y, x
@@ -177,7 +184,15 @@ def _ludo_items(game, direction, waiting):
             x = n - 1 - x
         return x, y
 
-    def item(ident, role, colour, place, point, seat, r) -> dict[str, Any]:
+    def item(
+        ident: str,
+        role: str,
+        colour: str | None,
+        place: str | None,
+        point: tuple[int, int],
+        seat: int,
+        r: float,
+    ) -> Item:
         x, y = turn(point, seat)
         return {"id": ident, "role": role, "colour": colour, "place": place, "_gx": x, "_gy": y, "_r": r}
 
@@ -244,7 +259,7 @@ def _ludo_items(game, direction, waiting):
     return cells, indicators, (n - 1.0, n - 1.0), 0.5, seats
 
 
-def _order(items, order):
+def _order(items: Iterable[Item], order: str) -> list[Item]:
     """Items in chain order: 'cells' as listed, 'rows' top to bottom then left to right, 'serpentine'
     like rows but every other row right to left."""
     if order == "cells":
@@ -262,7 +277,7 @@ def _order(items, order):
     return out
 
 
-def _check_params(game, params):
+def _check_params(game: str, params: dict[str, Any]) -> dict[str, Any]:
     if game not in GAMES:
         raise ConfigError("unknown game %r: expected one of %s" % (game, ", ".join(GAMES)))
     for key in params:
@@ -288,7 +303,7 @@ def _check_params(game, params):
     return p
 
 
-def generate(game, **params):
+def generate(game: str, **params: Any) -> dict[str, Any]:
     """A checked board definition (a dict ready for dumps) for `game` from generator parameters; any
     parameter left out takes its value from DEFAULTS (pitch from DEFAULT_PITCH)."""
     p = _check_params(game, params)
@@ -362,7 +377,7 @@ def generate(game, **params):
     return d
 
 
-def referee_checks(board, source):
+def referee_checks(board: BoardDefinition, source: str) -> None:
     """Refuse, in the referee's own words, a board the referee would refuse though its file is sound:
     LEDs its light scene cannot drive within the current budget. (The scene is made exactly as the
     referee makes it.)"""
@@ -373,7 +388,7 @@ def referee_checks(board, source):
         raise BoardDefinitionError("%s: the referee would refuse it: %s" % (source, exc)) from None
 
 
-def dumps(d):
+def dumps(d: dict[str, Any]) -> str:
     """The definition as JSON text: one line per cell, zone and indicator, so diffs stay readable."""
     lines = ["{"]
     keys = list(d)
@@ -392,7 +407,7 @@ def dumps(d):
     return "\n".join(lines) + "\n"
 
 
-def write_all(out_dir, games=GAMES, **params):
+def write_all(out_dir: str, games: Iterable[str] = GAMES, **params: Any) -> list[str]:
     """Generate and write out_dir/GAME.json for each game; returns the paths written. Every file is
     generated and checked before the first is written, and each is written whole (renamed into place)."""
     texts = [(os.path.join(out_dir, game + ".json"), dumps(generate(game, **params))) for game in games]
@@ -407,7 +422,7 @@ def write_all(out_dir, games=GAMES, **params):
     return [path for path, _ in texts]
 
 
-def load(path):
+def load(path: str) -> dict[str, Any]:
     """The parsed JSON of a definition file, after checking it (BoardDefinitionError lists the faults)."""
     text = read_text(path, "board definition", 1024 * 1024)
     check_json(text, "board definition", path)
@@ -421,7 +436,7 @@ FILL = {"green": "#2e9d47", "yellow": "#e8c21c", "red": "#d0342c", "blue": "#2a6
 LIGHT = {"green": "#bfe5c8", "yellow": "#f7ebb0", "red": "#f2c0bc", "blue": "#c0d2f2", None: "#f4f4f4"}
 
 
-def _short(cell):
+def _short(cell: Item) -> str:
     role, ident = cell["role"], cell["id"]
     if role in ("track", "hole"):
         return ident
@@ -431,7 +446,7 @@ def _short(cell):
     return colour.upper() + ("B" if role == "base" else "H")
 
 
-def draw_text(d):
+def draw_text(d: dict[str, Any]) -> str:
     """A plain-text map of the board: every cell's short name at its position on a character grid."""
     pitch = d.get("pitch") or min(c["r"] for c in d["cells"]) / CELL_R
     cells = d["cells"]
@@ -458,11 +473,11 @@ def draw_text(d):
     return "\n".join(lines) + "\n"
 
 
-def _esc(text):
+def _esc(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def draw_svg(d):
+def draw_svg(d: dict[str, Any]) -> str:
     """An SVG drawing (1 unit = 1 mm) of every cell with its id, sensor channel and LED index, and of
     the indicator LEDs; for makers wiring a board."""
     w, h = d["width"], d["height"]

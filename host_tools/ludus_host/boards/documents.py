@@ -18,6 +18,8 @@ import csv
 import json
 import math
 import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ludus.board.power import DEFAULT_BUDGET_MA
 from ludus.config import defaults
@@ -27,6 +29,9 @@ from ludus_host.boards import magnetics
 from ludus_host.boards.magnetics import Magnet, SensingDesign, Stack, Switch
 from ludus_host.circuit import designators as ref
 from ludus_host.paths import shipped_board, write_atomically
+
+if TYPE_CHECKING:  # (for its type only: the circuit's netlist loads SKiDL, which most documents need not)
+    from ludus_host.circuit.bom import Line
 
 BOARDS = ("checkers", "ludo52", "ludo40", "ludo56")
 ANALOG = "ludo40-analog"  # the analog build's folder: the circuit documents and parts.md
@@ -55,7 +60,7 @@ PICO_PINS = dict(
 )
 
 
-def _load(name):
+def _load(name: str) -> dict[str, Any]:
     with open(shipped_board(name), encoding="utf-8") as f:
         return json.load(f)
 
@@ -65,7 +70,7 @@ def _load(name):
 axial_field_mt = magnetics.axial_field_mt
 
 
-def trigger_distance_mm(br_t, diameter_mm, height_mm, threshold_mt):
+def trigger_distance_mm(br_t: float, diameter_mm: float, height_mm: float, threshold_mt: float) -> float:
     """The farthest distance (0.1 mm steps) at which the field on the axis still reaches threshold."""
     z = 0.0
     while axial_field_mt(br_t, diameter_mm, height_mm, z + 0.1) >= threshold_mt and z < 100:
@@ -73,13 +78,15 @@ def trigger_distance_mm(br_t, diameter_mm, height_mm, threshold_mt):
     return round(z, 1)
 
 
-def neighbour_mt(br_t, diameter_mm, height_mm, lateral_mm, gap_mm):
+def neighbour_mt(
+    br_t: float, diameter_mm: float, height_mm: float, lateral_mm: float, gap_mm: float
+) -> float:
     """|Bz| (mT) a disc magnet gives at a sensor lateral_mm to its side and gap_mm below its face (the
     whole disc, magnetics.field_bz_mt)."""
     return abs(magnetics.field_bz_mt(br_t, diameter_mm, height_mm, lateral_mm, gap_mm))
 
 
-def closest(d):
+def closest(d: dict) -> float | None:
     """The least distance (mm) between two cell centres of definition D."""
     cells = d["cells"]
     best = None
@@ -117,7 +124,7 @@ SENSING = SensingDesign(
 HAND_ALLOWANCE = 0.24  # of the pitch: 6 mm on a 25 mm cell, 7.2 mm on a 30 mm one
 
 
-def hand_allowance_mm(d):
+def hand_allowance_mm(d: dict) -> float:
     """How far off a cell's centre a hand puts a piece on board D (the capture radius must cover it)."""
     return round(HAND_ALLOWANCE * d["pitch"], 1)
 
@@ -125,7 +132,7 @@ def hand_allowance_mm(d):
 # ---- power ------------------------------------------------------------------------------------------
 
 
-def power(d, supply_ma=500):
+def power(d: dict, supply_ma: int = 500) -> dict[str, Any]:
     """The power arithmetic of board D on a supply: what everything but the LEDs takes, and the budget_ma
     the LEDs get (their dark draw included, as ludus.light.scene counts it). On USB that is the budget
     the firmware applies with budget_ma null (ludus.board.check: the board file's supply less its
@@ -158,7 +165,7 @@ def power(d, supply_ma=500):
     }
 
 
-def _led_spots(d):
+def _led_spots(d: dict) -> dict[int, tuple[float, float]]:
     windows = led_windows(d)
     spots = {}
     for c in d["cells"]:
@@ -168,7 +175,7 @@ def _led_spots(d):
     return spots
 
 
-def led_feeds(d, segment_leds=32):
+def led_feeds(d: dict, segment_leds: int = 32) -> list[tuple[int, int, int, float, float]]:
     """Each LED power feed of board D: (first LED, last LED, the most it draws within the external
     budget in mA, the bus length along its LEDs in m, the voltage drop in V to its farthest LED): the feed
     pair's drop at that current plus the bus's, the load spread along it (half the end-fed figure)."""
@@ -190,7 +197,7 @@ def led_feeds(d, segment_leds=32):
 # ---- parts ------------------------------------------------------------------------------------------
 
 
-def parts(name, d, bom_lines=None):
+def parts(name: str, d: dict, bom_lines: Iterable["Line"] | None = None) -> str:
     """parts.md for board NAME (its definition D): the parts with designators and quantities (BOM_LINES:
     ludus_host.circuit.bom.lines of its netlist), the power arithmetic, the LED feeds, the sensing."""
     analog = d["sensors"]["kind"] == "analog"
@@ -205,7 +212,7 @@ def parts(name, d, bom_lines=None):
     return "\n".join(lines)
 
 
-def _parts_list(name, d, bom_lines, pieces):
+def _parts_list(name: str, d: dict, bom_lines: Iterable["Line"] | None, pieces: int) -> list[str]:
     cells = len(d["cells"])
     channels = d["sensors"]["channels"]
     leds = d["leds"]["count"]
@@ -271,7 +278,7 @@ def _parts_list(name, d, bom_lines, pieces):
     return lines
 
 
-def _power_lines(d, pieces):
+def _power_lines(d: dict, pieces: int) -> list[str]:
     leds = d["leds"]["count"]
     analog = d["sensors"]["kind"] == "analog"
     usb = power(d)
@@ -328,7 +335,7 @@ def _power_lines(d, pieces):
     return lines
 
 
-def _feed_lines(d):
+def _feed_lines(d: dict) -> list[str]:
     ext = power(d, EXTERNAL_MA)
     lines = [
         "### LED feeds",
@@ -360,7 +367,7 @@ def _feed_lines(d):
     return lines
 
 
-def _analog_lines():
+def _analog_lines() -> list[str]:
     m = SENSING.magnet
     gap = SENSING.stack.gap_mm
     one = axial_field_mt(m.br_min_t, m.diameter_mm, m.height_mm, gap)
@@ -379,7 +386,7 @@ def _analog_lines():
     ]
 
 
-def _sensing(d, pieces):
+def _sensing(d: dict, pieces: int) -> list[str]:
     m, sw, st = SENSING.magnet, SENSING.switch, SENSING.stack
     allowance = hand_allowance_mm(d)
     rows = magnetics.role_captures(d, SENSING, pieces)
@@ -454,7 +461,7 @@ CLEARANCE_MM = 1.0  # board left between a recess and a window
 _LED_DIRECTIONS = (45, 135, 315, 225, 90, 0, 180, 270)
 
 
-def led_windows(d):
+def led_windows(d: dict) -> dict[str, tuple[float, float]]:
     """{cell id: (x, y)} of every cell's LED window on board D: beside the cell, inside its pitch, at
     least CLEARANCE_MM of board from every recess, indicator and other window (the first direction of
     _LED_DIRECTIONS that allows it)."""
@@ -601,7 +608,7 @@ def _counterbore(x: float, y: float) -> str:
     )
 
 
-def chains_svg(d):
+def chains_svg(d: dict) -> str:
     """The order of both chains over the board: the LED chain as a line from LED 0 (green dot) through
     every cell and indicator in chain order, and the sensor chain as one colour per 74HC165 chip with
     each cell's channel, so a maker can follow the wires."""
@@ -650,15 +657,36 @@ def chains_svg(d):
 # ---- wiring -----------------------------------------------------------------------------------------
 
 
-def wiring():
+def wiring() -> str:
     """wiring.md: the Pico pin map (ludus.config.defaults()), what each pin is wired to (the circuit's
     designators), and how the chains and the power are wired."""
     # the circuit loads SKiDL (2 s): only the documents that need it import it
     from ludus_host.circuit.design import ANALOG_PINS, SUPPLY_SENSE_GPIO
 
     pins = defaults()["pins"]
+    lines = [
+        "# Wiring: the Pico's pins and the chains",
+        "",
+        "![the wiring as a block diagram](wiring.svg)",
+        "",
+        "Generated by `ludus boards hardware` from the firmware's default configuration"
+        " (`ludus.config.defaults()`) and the circuit (ludus_host.circuit; each board's `schematic.svg` and"
+        " `circuit.net`): do not edit by hand. The designators are the circuit's, the BOM's and parts.md's."
+        " A board wired to other pins says so in the `pins` section of its config.json (docs/config.md);"
+        " `ludus calibrate` finds wiring mistakes in the chains themselves (docs/calibration.md).",
+        "",
+    ]
+    lines += _pin_table(pins, SUPPLY_SENSE_GPIO)
+    lines += _POWER_LINES
+    lines += _chain_lines(pins)
+    lines += _analog_build_lines(ANALOG_PINS)
+    return "\n".join(lines)
+
+
+def _pin_table(pins: dict, sense_gpio: int) -> list[str]:
+    # wiring.md's table: each GPIO the firmware uses, and the Pico's power pins
     s = pins["sensors"]
-    first, last = ref.chip(0), "the last"
+    first = ref.chip(0)
     rows = [
         (
             pins["leds"],
@@ -680,29 +708,19 @@ def wiring():
             "R50 47 ohm from QH (pin 9) of %s, the first of the chain; R12 10 kohm pull-up to 3.3 V" % first,
         ),
         (
-            SUPPLY_SENSE_GPIO,
+            sense_gpio,
             "supply sense (config `supply`)",
             "R7 10 kohm from the jack's 5 V (after F1, Q1), R8 15 kohm to ground, D3 clamp to 3.3 V, U3's ST:"
             " high while the jack feeds the board",
         ),
     ]
     lines = [
-        "# Wiring: the Pico's pins and the chains",
-        "",
-        "![the wiring as a block diagram](wiring.svg)",
-        "",
-        "Generated by `ludus boards hardware` from the firmware's default configuration"
-        " (`ludus.config.defaults()`) and the circuit (ludus_host.circuit; each board's `schematic.svg` and"
-        " `circuit.net`): do not edit by hand. The designators are the circuit's, the BOM's and parts.md's."
-        " A board wired to other pins says so in the `pins` section of its config.json (docs/config.md);"
-        " `ludus calibrate` finds wiring mistakes in the chains themselves (docs/calibration.md).",
-        "",
         "| GPIO | Pico pin | does | wired to |",
         "|---|---|---|---|",
     ]
     for gp, what, to in rows:
         lines.append("| GP%d | %d | %s | %s |" % (gp, PICO_PINS[gp], what, to))
-    lines += [
+    return lines + [
         "| GP24 | (inside) | USB present | the Pico's own VBUS sense: no wiring |",
         "| VBUS | 40 | 5 V from USB | F2 (0.5 A polyfuse) to U3's IN2: the LED rail when the jack is"
         " absent |",
@@ -712,17 +730,29 @@ def wiring():
         " pull-ups |",
         "| GND | 3, 8, 13, 18, 23, 28, 33, 38 | ground | everything's ground, the jack's sleeve |",
         "",
-        "## Power",
-        "",
-        "- J1 (5.5 x 2.1 mm jack, centre positive) -> F1 (4 A polyfuse) -> Q1 (P-MOSFET, drain at the jack:"
-        " a reversed plug turns it off) -> VEXT, with D1 (TVS) across it -> U3 (TPS2121) IN1.",
-        "- USB's VBUS (Pico pin 40) -> F2 (0.5 A polyfuse) -> U3 IN2.",
-        "- U3 feeds the LED rail +5V_LED from IN1 while the jack gives 4.6 to 5.5 V (R2/R3 on PR1, R4/R5 on"
-        " OV1), else from IN2; it blocks current back into either input, so the supply never reaches the"
-        " laptop's VBUS. C5 (470 uF) and the feeds' 100 uF sit on its output, charged through its soft"
-        " start (C4).",
-        "- +5V_LED -> D2 -> VSYS; the Pico makes its 3.3 V from VSYS.",
-        "",
+    ]
+
+
+_POWER_LINES = [
+    "## Power",
+    "",
+    "- J1 (5.5 x 2.1 mm jack, centre positive) -> F1 (4 A polyfuse) -> Q1 (P-MOSFET, drain at the jack:"
+    " a reversed plug turns it off) -> VEXT, with D1 (TVS) across it -> U3 (TPS2121) IN1.",
+    "- USB's VBUS (Pico pin 40) -> F2 (0.5 A polyfuse) -> U3 IN2.",
+    "- U3 feeds the LED rail +5V_LED from IN1 while the jack gives 4.6 to 5.5 V (R2/R3 on PR1, R4/R5 on"
+    " OV1), else from IN2; it blocks current back into either input, so the supply never reaches the"
+    " laptop's VBUS. C5 (470 uF) and the feeds' 100 uF sit on its output, charged through its soft"
+    " start (C4).",
+    "- +5V_LED -> D2 -> VSYS; the Pico makes its 3.3 V from VSYS.",
+    "",
+]
+
+
+def _chain_lines(pins: dict) -> list[str]:
+    # wiring.md's sections on the sensor chain and the LED chain
+    s = pins["sensors"]
+    first, last = ref.chip(0), "the last"
+    return [
         "## The sensor chain (74HC165)",
         "",
         "- Each cell's DRV5032 output (Hc, c = its channel) goes to one input of a 74HC165 (A = pin 11, B 12,"
@@ -748,6 +778,12 @@ def wiring():
         "- Power: a feed at the start of every 32 LEDs (J20.. on the power board to J10.. at the LEDs, 100 uF"
         " each), 0.75 mm^2 pairs: each board's parts.md gives the drop.",
         "",
+    ]
+
+
+def _analog_build_lines(analog_pins: dict[str, Any]) -> list[str]:
+    # wiring.md's section on the analog build
+    return [
         "## Analog build (multiplexers)",
         "",
         '`"sensors": {"kind": "mux", "select": %s, "adc": %s}` (ludus.hw.mux), and two enables %s: four'
@@ -757,151 +793,143 @@ def wiring():
         " own buck (U4), never at 5 V, so no ADC input sees more than 3.3 V. The firmware reads one group"
         " (48 channels) today; the group enables are for a board that has more (../ludo40-analog/)."
         % (
-            ANALOG_PINS["select"],
-            ANALOG_PINS["adc"],
-            ["GP%d" % n for n in ANALOG_PINS["enable"]],
-            ANALOG_PINS["adc"][0],
+            analog_pins["select"],
+            analog_pins["adc"],
+            ["GP%d" % n for n in analog_pins["enable"]],
+            analog_pins["adc"][0],
         ),
         "",
     ]
-    return "\n".join(lines)
 
 
-def wiring_svg():
+def wiring_svg() -> str:
     """wiring.svg: the block diagram of wiring.md, its pin numbers from ludus.config.defaults()."""
     from ludus_host.circuit.design import SUPPLY_SENSE_GPIO  # (SKiDL: see wiring)
 
     pins = defaults()["pins"]
-    s = pins["sensors"]
     out = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="560" viewBox="0 0 900 560">',
         "<title>Ludus board wiring</title>",
         '<rect width="900" height="560" fill="white"/>',
         '<g font-family="sans-serif" font-size="13" fill="none" stroke="black">',
     ]
-
-    def box(x, y, w, h, title, lines=()):
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="6"/>' % (x, y, w, h))
-        out.append(
-            '<text x="%d" y="%d" fill="black" stroke="none" font-weight="bold">%s</text>'
-            % (x + 8, y + 18, title)
-        )
-        for k, line in enumerate(lines):
-            out.append(
-                '<text x="%d" y="%d" fill="black" stroke="none">%s</text>' % (x + 8, y + 36 + 16 * k, line)
-            )
-
-    def wire(points, label=None, colour="black"):
-        out.append(
-            '<polyline points="%s" stroke="%s" stroke-width="2"/>'
-            % (" ".join("%d,%d" % p for p in points), colour)
-        )
-        if label:
-            (x, y) = points[0]
-            out.append(
-                '<text x="%d" y="%d" fill="%s" stroke="none" font-size="11">%s</text>'
-                % (x + 4, y - 4, colour, label)
-            )
-
-    box(
-        330,
-        170,
-        200,
-        216,
-        "U1 Raspberry Pi Pico",
-        [
-            "GP%d  LED data" % pins["leds"],
-            "GP%d  die button" % pins["button"],
-            "GP%d  buzzer" % pins["buzzer"],
-            "GP%d  SH/LD" % s["load"],
-            "GP%d  SPI0 SCK" % s["sck"],
-            "GP%d  SPI0 RX" % s["miso"],
-            "GP%d  supply sense" % SUPPLY_SENSE_GPIO,
-            "3V3(OUT) pin 36",
-            "VBUS 40 / VSYS 39",
-        ],
-    )
-    box(
-        20,
-        20,
-        290,
-        110,
-        "74HC165 chain %s, %s, ..." % (ref.chip(0), ref.chip(1)),
-        [
-            "8 sensors per chip (A = channel 0)",
-            "%s's QH to the Pico; %s's to %s's SER" % (ref.chip(0), ref.chip(1), ref.chip(0)),
-            "47 ohm at each driver; last SER grounded",
-        ],
-    )
-    box(
-        20,
-        170,
-        250,
-        90,
-        "DRV5032DU under each cell",
-        ["Hc (c = channel), 3.3 V, 100 nF each", "low: a magnet's sensed pole on it"],
-    )
-    box(
-        600,
-        20,
-        270,
-        110,
-        "%s 74AHCT125 (at 5 V)" % ref.LEVEL_SHIFTER,
-        ["3.3 V data in, 5 V data out", "then R19 68 ohm to LED0's DIN", "gates 2-4 off, inputs tied"],
-    )
-    box(
-        600,
-        170,
-        270,
-        110,
-        "WS2812B chain LED0, LED1, ...",
-        ["LED0 DIN ... DOUT to the next LED", "fed every 32 LEDs (J10.., 100 uF)", "100 nF at each LED"],
-    )
-    box(
-        600,
-        330,
-        270,
-        80,
-        "button and buzzer",
-        [
-            "SW1: 10k pull-up, 1k + 100 nF to GP%d" % pins["button"],
-            "BZ1 through Q2 from GP%d" % pins["buzzer"],
-        ],
-    )
-    box(
-        20,
-        320,
-        280,
-        220,
-        "power",
-        [
-            "J1 jack -> F1 -> Q1 (reverse) -> VEXT",
-            "  D1 TVS; VEXT to U3 IN1",
-            "USB VBUS -> F2 -> U3 IN2",
-            "U3 TPS2121: jack first, else USB,",
-            "  never one into the other",
-            "U3 OUT: the LED rail (C5 470 uF)",
-            "LED rail -> D2 -> VSYS",
-            "R7/R8 + U3 ST -> GP%d" % SUPPLY_SENSE_GPIO,
-            "3V3(OUT): sensors, 74HC165s",
-            "all grounds joined",
-        ],
-    )
-    wire(
-        [(310, 80), (318, 80), (318, 250), (330, 250)],
-        "GP%d, GP%d, GP%d" % (s["load"], s["sck"], s["miso"]),
-        "#06c",
-    )
-    wire([(145, 130), (145, 170)], None, "#06c")
-    wire([(530, 190), (565, 190), (565, 75), (600, 75)], "GP%d" % pins["leds"], "#c00")
-    wire([(735, 130), (735, 170)], None, "#c00")
-    wire([(530, 350), (600, 370)], "GP%d, GP%d" % (pins["button"], pins["buzzer"]))
-    wire([(300, 420), (330, 370)], "5 V, 3.3 V, GND", "#080")
+    for (x, y, w, h), title, lines in _wiring_boxes(pins, SUPPLY_SENSE_GPIO):
+        out += _svg_box(x, y, w, h, title, lines)
+    for points, label, colour in _wiring_wires(pins):
+        out += _svg_wire(points, label, colour)
     out.append("</g></svg>")
     return "\n".join(out) + "\n"
 
 
-def write_all(out="hardware", progress=lambda s: None, pcbs=None):
+def _svg_box(x: int, y: int, w: int, h: int, title: str, lines: Iterable[str]) -> list[str]:
+    # a block of wiring.svg: a rounded box, its title in bold and its lines under it
+    out = ['<rect x="%d" y="%d" width="%d" height="%d" rx="6"/>' % (x, y, w, h)]
+    out.append(
+        '<text x="%d" y="%d" fill="black" stroke="none" font-weight="bold">%s</text>' % (x + 8, y + 18, title)
+    )
+    for k, line in enumerate(lines):
+        out.append(
+            '<text x="%d" y="%d" fill="black" stroke="none">%s</text>' % (x + 8, y + 36 + 16 * k, line)
+        )
+    return out
+
+
+def _svg_wire(points: Sequence[tuple[int, int]], label: str | None, colour: str) -> list[str]:
+    # a wire of wiring.svg, its label (if any) above its first point
+    out = [
+        '<polyline points="%s" stroke="%s" stroke-width="2"/>'
+        % (" ".join("%d,%d" % p for p in points), colour)
+    ]
+    if label:
+        (x, y) = points[0]
+        out.append(
+            '<text x="%d" y="%d" fill="%s" stroke="none" font-size="11">%s</text>'
+            % (x + 4, y - 4, colour, label)
+        )
+    return out
+
+
+def _wiring_boxes(pins: dict, sense_gpio: int) -> list[tuple[tuple[int, int, int, int], str, list[str]]]:
+    # wiring.svg's blocks: ((x, y, width, height), title, lines)
+    s = pins["sensors"]
+    pico = [
+        "GP%d  LED data" % pins["leds"],
+        "GP%d  die button" % pins["button"],
+        "GP%d  buzzer" % pins["buzzer"],
+        "GP%d  SH/LD" % s["load"],
+        "GP%d  SPI0 SCK" % s["sck"],
+        "GP%d  SPI0 RX" % s["miso"],
+        "GP%d  supply sense" % sense_gpio,
+        "3V3(OUT) pin 36",
+        "VBUS 40 / VSYS 39",
+    ]
+    chain = [
+        "8 sensors per chip (A = channel 0)",
+        "%s's QH to the Pico; %s's to %s's SER" % (ref.chip(0), ref.chip(1), ref.chip(0)),
+        "47 ohm at each driver; last SER grounded",
+    ]
+    power = [
+        "J1 jack -> F1 -> Q1 (reverse) -> VEXT",
+        "  D1 TVS; VEXT to U3 IN1",
+        "USB VBUS -> F2 -> U3 IN2",
+        "U3 TPS2121: jack first, else USB,",
+        "  never one into the other",
+        "U3 OUT: the LED rail (C5 470 uF)",
+        "LED rail -> D2 -> VSYS",
+        "R7/R8 + U3 ST -> GP%d" % sense_gpio,
+        "3V3(OUT): sensors, 74HC165s",
+        "all grounds joined",
+    ]
+    return [
+        ((330, 170, 200, 216), "U1 Raspberry Pi Pico", pico),
+        ((20, 20, 290, 110), "74HC165 chain %s, %s, ..." % (ref.chip(0), ref.chip(1)), chain),
+        (
+            (20, 170, 250, 90),
+            "DRV5032DU under each cell",
+            ["Hc (c = channel), 3.3 V, 100 nF each", "low: a magnet's sensed pole on it"],
+        ),
+        (
+            (600, 20, 270, 110),
+            "%s 74AHCT125 (at 5 V)" % ref.LEVEL_SHIFTER,
+            ["3.3 V data in, 5 V data out", "then R19 68 ohm to LED0's DIN", "gates 2-4 off, inputs tied"],
+        ),
+        (
+            (600, 170, 270, 110),
+            "WS2812B chain LED0, LED1, ...",
+            ["LED0 DIN ... DOUT to the next LED", "fed every 32 LEDs (J10.., 100 uF)", "100 nF at each LED"],
+        ),
+        (
+            (600, 330, 270, 80),
+            "button and buzzer",
+            [
+                "SW1: 10k pull-up, 1k + 100 nF to GP%d" % pins["button"],
+                "BZ1 through Q2 from GP%d" % pins["buzzer"],
+            ],
+        ),
+        ((20, 320, 280, 220), "power", power),
+    ]
+
+
+def _wiring_wires(pins: dict) -> list[tuple[list[tuple[int, int]], str | None, str]]:
+    # wiring.svg's wires: (points, label or None, colour)
+    s = pins["sensors"]
+    return [
+        (
+            [(310, 80), (318, 80), (318, 250), (330, 250)],
+            "GP%d, GP%d, GP%d" % (s["load"], s["sck"], s["miso"]),
+            "#06c",
+        ),
+        ([(145, 130), (145, 170)], None, "#06c"),
+        ([(530, 190), (565, 190), (565, 75), (600, 75)], "GP%d" % pins["leds"], "#c00"),
+        ([(735, 130), (735, 170)], None, "#c00"),
+        ([(530, 350), (600, 370)], "GP%d, GP%d" % (pins["button"], pins["buzzer"]), "black"),
+        ([(300, 420), (330, 370)], "5 V, 3.3 V, GND", "#080"),
+    ]
+
+
+def write_all(
+    out: str = "hardware", progress: Callable[[str], None] = lambda s: None, pcbs: str | None = None
+) -> list[str]:
     """Every generated document under OUT, the circuits' included; the paths written. The die button's
     hole on each drilling template is read from the board's PCB under PCBS (default OUT)."""
     from ludus_host.circuit import bom, netlist, outputs  # (SKiDL: see wiring)

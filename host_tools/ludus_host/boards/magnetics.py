@@ -13,6 +13,8 @@ quadrature. On the axis this equals the closed-form formula of axial_field_mt, w
 import math
 from dataclasses import dataclass, field
 
+Profile = tuple[list[float], float]  # Bz (mT) at each step off the axis, and the step (mm)
+
 _GAUSS_POINTS = 48
 
 
@@ -122,13 +124,15 @@ class Stack:
         return sum(tol for _, _, tol in self.layers)
 
 
-def profile(magnet: Magnet, z_mm: float, br_t: float, step_mm: float = 0.25, reach_mm: float = 100.0):
+def profile(
+    magnet: Magnet, z_mm: float, br_t: float, step_mm: float = 0.25, reach_mm: float = 100.0
+) -> Profile:
     """Bz (mT) at every step_mm off the axis from 0 to reach_mm, at depth z_mm (a table to interpolate)."""
     n = int(reach_mm / step_mm) + 2
     return [magnet.bz_mt(k * step_mm, z_mm, br_t) for k in range(n)], step_mm
 
 
-def at(table, rho_mm: float) -> float:
+def at(table: Profile, rho_mm: float) -> float:
     """The profile's value at rho_mm, linearly interpolated (0 beyond its reach)."""
     values, step = table
     i = int(rho_mm / step)
@@ -138,7 +142,7 @@ def at(table, rho_mm: float) -> float:
     return values[i] * (1 - f) + values[i + 1] * f
 
 
-def capture_radius_mm(table, threshold_mt: float, step_mm: float = 0.1) -> float:
+def capture_radius_mm(table: Profile, threshold_mt: float, step_mm: float = 0.1) -> float:
     """The farthest distance off the axis (0.1 mm steps) out to which the field stays at or above
     threshold_mt everywhere: a piece whose magnet is centred within it switches the sensor."""
     r = 0.0

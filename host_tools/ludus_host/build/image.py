@@ -98,6 +98,7 @@ WITHOUT_LINES = (
     "ludus.outcome",
     "ludus.startup",
     "ludus.errors",
+    "ludus.scan",
     "ludus.lazy",
     "ludus.record",
     "ludus.referee.states",

@@ -34,7 +34,7 @@ def lines(nl: Netlist) -> list[Line]:
         refs.sort(key=ref.natural_key)
         out.append(Line(tuple(refs), value, description, maker, mpn, footprint))
 
-    def order(line: Line):
+    def order(line: Line) -> tuple[int, str, int]:
         prefix, number = ref.natural_key(line.refs[0])
         return (_ORDER.index(prefix) if prefix in _ORDER else len(_ORDER), prefix, number)
 

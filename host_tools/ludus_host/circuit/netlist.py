@@ -6,7 +6,9 @@ checks, the schematic drawing and the BOM.
     nl = netlist.parse(text)        # nl.components["U10"], nl.nets["SR_CLK"], nl.pin_net("U10", "2")
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ludus_host.circuit.design import Design
 
@@ -23,7 +25,7 @@ _OPEN = object()
 _CLOSE = object()
 
 
-def _tokens(text: str):
+def _tokens(text: str) -> Iterator[object]:
     i, n = 0, len(text)
     while i < n:
         c = text[i]
@@ -68,7 +70,7 @@ def _quote(s: str) -> str:
     return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def dump_sexp(node, indent: int = 0) -> str:
+def dump_sexp(node: list | str, indent: int = 0) -> str:
     """NODE written as KiCad writes netlists: each nested list on its own line, indented by two spaces,
     the items in their order (a value after a list stays on that list's line); keywords bare, every
     other string quoted."""
@@ -81,7 +83,8 @@ def dump_sexp(node, indent: int = 0) -> str:
     return out + ")"
 
 
-def _get(node: list, key: str):
+def _get(node: list, key: str) -> Any:
+    # the first item of NODE that is a list headed by KEY, or None (Any: the readers index it directly)
     for x in node:
         if isinstance(x, list) and x and x[0] == key:
             return x

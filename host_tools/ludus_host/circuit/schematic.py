@@ -203,7 +203,7 @@ def _order(nl: Netlist, comps: list[Component]) -> list[Component]:
         c.fields["Place"]: c.ref for c in comps if "Place" in c.fields and c.ref.startswith(("H", "LED"))
     }
 
-    def key(c: Component):
+    def key(c: Component) -> tuple[int, tuple[str, int], int, tuple[str, int]]:
         anchor = nl.components.get(c.fields.get("Decouples", ""), c)
         head = heads.get(anchor.fields.get("Place", ""), anchor.ref)
         big = len(nl.pins(c.ref)) > 4 or c.ref.startswith("U")

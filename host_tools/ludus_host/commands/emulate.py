@@ -291,12 +291,12 @@ class Console:
             self.emu.request(op="go")
         try:
             while not self.stop.is_set():
-                self.emu._read_until("stats")
+                self.emu.read_until("stats")
         except KeyboardInterrupt:
             self.stop.set()
             with self.lock:
                 self.emu.request(op="stats")
-            self.emu._read_until("stats")
+            self.emu.read_until("stats")
         finally:
             self.stop.set()
 

@@ -13,7 +13,10 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
+from typing import Any, Self
 
+from ludus.board.definition import BoardDefinition
 from ludus.config import defaults, read_config
 from ludus.errors import LudusError
 
@@ -29,11 +32,11 @@ class PicoError(LudusError):
 ROMFS_UF2 = "RPI_PICO-v1.28.0-romfs.uf2"
 
 
-def pico_dir():
+def pico_dir() -> str:
     return os.environ.get("LUDUS_PICO_DIR", os.path.join(os.path.dirname(ROOT), "shared", "pico"))
 
 
-def assets(romfs=False):
+def assets(romfs: bool = False) -> tuple[str, str]:
     """(UF2, bootrom) paths, or PicoError saying where they were looked for. romfs: the build with
     a 256 KiB ROMFS partition (for `ludus flash --mode romfs`)."""
     folder = pico_dir()
@@ -48,7 +51,7 @@ def assets(romfs=False):
     return uf2, bootrom
 
 
-def node():
+def node() -> str:
     """The node command, with the harness's packages installed (npm ci, from the lock file)."""
     found, npm = shutil.which("node"), shutil.which("npm")
     if not found or not npm:
@@ -62,7 +65,7 @@ def node():
     return found
 
 
-def _tree_digest(tree):
+def _tree_digest(tree: str) -> str:
     h = hashlib.sha256()
     for folder, _dirs, files in sorted(os.walk(tree)):
         for name in sorted(files):
@@ -73,7 +76,7 @@ def _tree_digest(tree):
     return h.hexdigest()[:16]
 
 
-def run_session(tree, steps, board, end_ms=500):
+def run_session(tree: str, steps: list[dict], board: BoardDefinition, end_ms: int = 500) -> dict:
     """Start the staged TREE on the emulated Pico (its littlefs image kept in build/pico-fs), play
     STEPS once the self-test is done, and return a report: the firmware's JSON lines after the
     self-test (`ms` from it), the first boot's line, the LED frames decoded from the chain (ms, GRB
@@ -141,10 +144,10 @@ def run_session(tree, steps, board, end_ms=500):
         }
 
 
-def _button_edges(steps):
+def _button_edges(steps: list[dict]) -> list[dict]:
     # a press as the button going down and, `press` ms later, up: the steps between go on meanwhile
     # (a piece moved while the button is held)
-    out = []
+    out: list[dict] = []
     for step in steps:
         if "press" in step:
             out.append({"at": step["at"], "button": True})
@@ -157,7 +160,7 @@ def _button_edges(steps):
 MAX_SESSION_MS = 10 * 60 * 1000  # the emulator runs every millisecond of it, at a quarter of the speed
 
 
-def session_from_ticks(ticks, board, offset_ms=200):
+def session_from_ticks(ticks: list[dict], board: BoardDefinition, offset_ms: int = 200) -> list[dict]:
     """The harness's steps for a tape of ludus play ticks (ludus_host.virtual.tape): each change of the sensor
     lines at its time (a magnet pulls a line low), each press held as the button driver needs it
     (a short press let go at its tick, a long one held 800 ms before it), forced dice and positions
@@ -170,8 +173,8 @@ def session_from_ticks(ticks, board, offset_ms=200):
             "ludus play --pico: the script spans %d min of the board's time; the emulated Pico runs every"
             " millisecond of it (at most %d min here)" % (ticks[-1]["t"] // 60000, MAX_SESSION_MS // 60000)
         )
-    steps = []
-    last = None
+    steps: list[dict] = []
+    last: bytes | None = None
     restarted = 0  # the last restart's time: forced dice go after it (a reset forgets them)
     for tick in ticks:
         at = tick["t"] + offset_ms
@@ -235,16 +238,16 @@ class EmulatedPico:
 
     def __init__(
         self,
-        board,
-        config=None,
-        fs_image=None,
-        flash=None,
-        realtime=False,
-        romfs=False,
-        romfs_image=None,
-        xip=False,
-        worst_erase=False,
-    ):
+        board: BoardDefinition,
+        config: dict | None = None,
+        fs_image: str | None = None,
+        flash: str | None = None,
+        realtime: bool = False,
+        romfs: bool = False,
+        romfs_image: str | None = None,
+        xip: bool = False,
+        worst_erase: bool = False,
+    ) -> None:
         """xip: charge the chip's flash reads through a model of its XIP cache (a miss stalls the core
         448 ns: docs/emulator.md, "The XIP cache"); worst_erase: flash erases and programs take the
         datasheet's longest times (400 ms a sector) instead of the typical ones."""
@@ -278,32 +281,38 @@ class EmulatedPico:
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._to, self._from, self._err = self.proc.stdin, self.proc.stdout, self.proc.stderr
         self.usb = ""
-        self.events = []
-        self.frames = []
-        self.tones = []
-        self.notes = []
+        self.events: list[dict] = []
+        self.frames: list[tuple[float, str]] = []
+        self.tones: list[tuple[float, float]] = []
+        self.notes: list[dict] = []
         self.ms = 0.0
-        self.off = None  # the power cut that switched the Pico off (a dict), until power_on()
+        self.off: dict | None = None  # the power cut that switched the Pico off, until power_on()
         self._partial = ""
-        self.on_usb = None  # called with each piece of USB text as it arrives (ludus emulate)
-        self.on_note = None  # called with each reset and power note as it arrives (ludus emulate)
+        # called with each piece of USB text as it arrives (ludus emulate)
+        self.on_usb: Callable[[str], object] | None = None
+        # called with each reset and power note as it arrives (ludus emulate)
+        self.on_note: Callable[[dict], object] | None = None
 
     # -- the wire to the harness
 
-    def request(self, **req):
+    def request(self, **req: Any) -> None:
         try:
             self._to.write(json.dumps(req) + "\n")
             self._to.flush()
         except (BrokenPipeError, OSError):
             raise PicoError("the emulated Pico's harness has stopped:\n" + self._stderr()) from None
 
-    def _stderr(self):
+    def _stderr(self) -> str:
         try:
             return self._err.read()[-3000:] if self.proc.poll() is not None else ""
         except (OSError, ValueError):
             return ""
 
-    def _read_until(self, key):
+    def read_until(self, key: str) -> dict:
+        """The harness's messages read, and taken in (USB text, frames, tones, resets and power notes, the
+        emulated time), until one that has `key` ("ran", "stats", ...): that one is returned. While the
+        Pico runs free (`request(op="go")`) this is how its output keeps arriving. PicoError when the
+        harness stops or reports an error."""
         while True:
             line = self._from.readline()
             if not line:
@@ -330,7 +339,7 @@ class EmulatedPico:
             if key in msg:
                 return msg
 
-    def _take_usb(self, text, ms):
+    def _take_usb(self, text: str, ms: float) -> None:
         self.usb += text
         if self.on_usb is not None:
             self.on_usb(text)
@@ -349,15 +358,16 @@ class EmulatedPico:
 
     # -- what a test or a tool does
 
-    def run(self, ms, until=None):
+    def run(self, ms: float, until: str | None = None) -> dict:
         """Run ms of emulated time (or until the text `until` arrives over USB); the reply."""
         self.request(op="run", ms=ms, **({"until": until} if until else {}))
-        return self._read_until("ran")
+        return self.read_until("ran")
 
-    def wait(self, pred, max_ms, step_ms=100):
-        """Run until an event (a JSON line from the firmware) satisfies pred; that event, or None."""
+    def wait(self, pred: Callable[[dict], object], max_ms: float, step_ms: float = 100) -> Any:
+        """Run until an event (a JSON line from the firmware) satisfies pred; that event, or None.
+        (Any: a caller that knows the event comes reads it without a check.)"""
         seen = len(self.events)
-        spent = 0
+        spent: float = 0
         while spent < max_ms:
             for event in self.events[seen:]:
                 if pred(event):
@@ -369,88 +379,89 @@ class EmulatedPico:
             spent += step_ms
         return next((e for e in self.events[seen:] if pred(e)), None)
 
-    def send(self, text):
+    def send(self, text: str) -> None:
         self.request(op="usb", data=text)
 
-    def command(self, cmd, max_ms=5000, **fields):
-        """Send one link command and return its reply (ludus.link: {"cmd": ..., "id": ...})."""
+    def command(self, cmd: str, max_ms: float = 5000, **fields: Any) -> Any:
+        """Send one link command and return its reply (ludus.link: {"cmd": ..., "id": ...}), or None
+        if none came in max_ms (Any, as for wait)."""
         self._ids = getattr(self, "_ids", 0) + 1
         self.send(json.dumps({"cmd": cmd, "id": self._ids, **fields}) + "\n")
         ident = self._ids
         return self.wait(lambda e: e.get("id") == ident, max_ms, step_ms=20)
 
-    def lines(self, levels):
+    def lines(self, levels: dict[int, int]) -> None:
         """Digital sensor lines: {channel: 0 (a magnet) or 1 (none)}."""
         self.request(op="lines", set=[[ch, v] for ch, v in levels.items()])
 
-    def analog(self, counts):
+    def analog(self, counts: dict[int, int]) -> None:
         self.request(op="analog", set=[[ch, v] for ch, v in counts.items()])
 
-    def press(self, down):
+    def press(self, down: bool) -> None:
         self.request(op="button", down=bool(down))
 
-    def supply(self, on):
+    def supply(self, on: bool) -> None:
         """The external supply plugged in (True) or not, as the supply-sense pin reads it."""
         self.request(op="supply", on=bool(on))
 
-    def cut_data(self, cut):
+    def cut_data(self, cut: bool) -> None:
         """The sensor chain's data line broken (True: every bit reads 1 through its pull-up) or mended."""
         self.request(op="data_cut", cut=bool(cut))
 
-    def cut(self, at_op=0, seed=1):
+    def cut(self, at_op: int = 0, seed: int = 1) -> dict | None:
         """Cut the power during the at_op-th flash program or erase from now (0: now)."""
         self.request(op="cut", at_op=at_op, seed=seed)
         if at_op == 0:
-            return self._read_until("power")
+            return self.read_until("power")
         return None
 
-    def power_on(self):
+    def power_on(self) -> dict:
         self.request(op="power_on")
         self.off = None
-        return self._read_until("power")
+        return self.read_until("power")
 
-    def copy_tree(self, tree):
+    def copy_tree(self, tree: str) -> Any:
         self.request(op="copy_tree", dir=os.path.abspath(tree))
-        return self._read_until("copied")["copied"]
+        return self.read_until("copied")["copied"]
 
-    def exec(self, code, fresh=False, timeout_ms=120000):
+    def exec(self, code: str, fresh: bool = False, timeout_ms: int = 120000) -> tuple[str, str]:
         """Run code in the raw REPL (after a soft reset if fresh): (stdout, stderr) as text."""
         self.request(op="exec", code=code, fresh=fresh, timeout_ms=timeout_ms)
-        result = self._read_until("exec")["exec"]
+        result = self.read_until("exec")["exec"]
         return result["out"], result["err"]
 
-    def write_flash(self, offset, path):
+    def write_flash(self, offset: int, path: str) -> Any:
         """The bytes of the file at PATH into the flash at OFFSET, as they are (with the power off: a
         flash another tool wrote, such as a journal made on the laptop)."""
         self.request(op="write_flash", offset=offset, file=os.path.abspath(path))
-        return self._read_until("written")["written"]
+        return self.read_until("written")["written"]
 
-    def starve(self, boots=1):
+    def starve(self, boots: int = 1) -> Any:
         """The next BOOTS boots' watchdog feeds are lost (the chip as if the firmware hung after it
         started its watchdog): each ends in a watchdog reset 5 s on."""
         self.request(op="starve", boots=boots)
-        return self._read_until("starving")["starving"]
+        return self.read_until("starving")["starving"]
 
-    def host(self, dtr=None, reading=None):
+    def host(self, dtr: bool | None = None, reading: bool | None = None) -> Any:
         """The USB host: dtr, a terminal attached to the port (DTR raised); reading, the host takes
         what the board sends (False: it opened the port and stopped reading). None leaves either."""
         fields = {k: v for k, v in (("dtr", dtr), ("reading", reading)) if v is not None}
         self.request(op="host", **fields)
-        return self._read_until("host")["host"]
+        return self.read_until("host")["host"]
 
-    def save_fs(self, path):
+    def save_fs(self, path: str) -> None:
         self.request(op="save_fs", file=os.path.abspath(path))
-        self._read_until("saved")
+        self.read_until("saved")
 
-    def save_flash(self, path):
+    def save_flash(self, path: str) -> None:
         self.request(op="save_flash", file=os.path.abspath(path))
-        self._read_until("saved")
+        self.read_until("saved")
 
-    def stats(self):
+    def stats(self) -> dict:
         self.request(op="stats")
-        return self._read_until("stats")["stats"]
+        return self.read_until("stats")["stats"]
 
-    def close(self):
+    def close(self) -> None:
         if self.proc.poll() is None:
             try:
                 self.request(op="quit")
@@ -463,20 +474,20 @@ class EmulatedPico:
             except OSError:
                 pass
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-def fs_image(tree):
+def fs_image(tree: str) -> str:
     """Where booted_pico keeps the littlefs image of a staged tree (build/pico-fs, by the tree's
     digest): once it exists, a start skips copying the tree into the emulated flash."""
     return os.path.join(ROOT, "build", "pico-fs", _tree_digest(tree) + ".img")
 
 
-def booted_pico(tree, board, config, **options):
+def booted_pico(tree: str, board: BoardDefinition, config: dict | None, **options: Any) -> EmulatedPico:
     """An EmulatedPico with the staged tree on littlefs (the image cached in build/pico-fs by the
     tree's digest), power just switched on: main.py is starting. A romfs-mode tree (with its
     firmware.romfs) runs on the ROMFS build, the image in its partition as `ludus flash` leaves it."""

@@ -60,10 +60,10 @@ def journal_game(start: str, actions: int | None, seed: int = 1, undo_every: int
     raise ValueError("%s: no game of %s actions stayed unfinished" % (start, actions))
 
 
-def _play(start, actions, key, undo_every):
+def _play(start: str, actions: int | None, key: bytes, undo_every: int) -> JournalGame | None:
     record = GameRecord.new(start, seed=key)
     game = position(start)
-    writes = []
+    writes: list[tuple[str, str]] = []
     k = 0
     while actions is None or len(record.actions) < actions:
         if game.is_over():

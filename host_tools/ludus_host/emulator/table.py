@@ -10,9 +10,14 @@ where the pieces go; what counts is what the firmware answers over USB.
 Used by the emulated-Pico tests (power cuts), `ludus bench --pico` (whole games) and ludus emulate."""
 
 import random
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from ludus.board.definition import BoardDefinition
 from ludus.errors import LudusError
 from ludus.games import position
+
+from ludus_host.emulator.harness import EmulatedPico
 
 LIFT_MS = 120  # a hand moving a piece: off one cell, onto another this much later
 WAIT_MS = 8000  # the longest a move or a roll may take to be judged before the table gives up
@@ -29,7 +34,16 @@ class PowerCut(TableError):
 
 
 class PicoTable:
-    def __init__(self, pico, board, preset, seed=1, chooser=None, reach_ms=0, press_ms=PRESS_MS):
+    def __init__(
+        self,
+        pico: EmulatedPico,
+        board: BoardDefinition,
+        preset: str,
+        seed: int = 1,
+        chooser: Callable[[Any], Any] | None = None,
+        reach_ms: int = 0,
+        press_ms: int = PRESS_MS,
+    ) -> None:
         self.pico = pico
         self.press_ms = press_ms  # how long a short press holds the die button
         # the board left alone this long before each turn (0: the next touch the moment the last move
@@ -43,12 +57,12 @@ class PicoTable:
         self.rng = random.Random(seed)
         self.chooser = chooser  # game -> move; default: a random legal move
         self.moves = 0  # moves the firmware has announced
-        self.in_flight = None  # a move carried out whose announcement has not come (a power cut)
+        self.in_flight: Any = None  # a move carried out whose announcement has not come (a power cut)
         self.dice = hasattr(self.game, "awaiting_roll")
 
     # -- the pieces
 
-    def _set(self, place, count):
+    def _set(self, place: int, count: int) -> dict[int, int]:
         cells = self.binding.cells(place)
         changes = {}
         for k, cell in enumerate(cells):
@@ -59,9 +73,10 @@ class PicoTable:
         self.on[place] = count
         return changes
 
-    def apply(self, deltas):
+    def apply(self, deltas: Iterable[tuple[int, int]]) -> None:
         """Lift every piece that leaves, then put down every piece that arrives, LIFT_MS apart."""
-        lifts, puts = {}, {}
+        lifts: dict[int, int] = {}
+        puts: dict[int, int] = {}
         for place, delta in deltas:
             (lifts if delta < 0 else puts).update(self._set(place, self.on[place] + delta))
         if lifts:
@@ -70,7 +85,7 @@ class PicoTable:
         if puts:
             self.pico.lines(puts)
 
-    def setup(self):
+    def setup(self) -> dict:
         """Every piece of the starting position on the board; the firmware's new_game event."""
         counts = bytearray(len(self.on))
         self.game.fill_counts(counts)
@@ -94,10 +109,10 @@ class PicoTable:
 
     # -- play
 
-    def over(self):
+    def over(self) -> bool:
         return self.game.is_over()
 
-    def _wait(self, names, what, since=None):
+    def _wait(self, names: tuple[str, ...], what: str, since: int | None = None) -> dict | None:
         """The first event named in names (from events[since:] if given: one that came during a press),
         waiting up to WAIT_MS for it; PowerCut if the power went off meanwhile."""
         if since is not None:
@@ -109,14 +124,14 @@ class PicoTable:
             raise PowerCut("the power was cut (%s) while %s" % (self.pico.off, what))
         return event
 
-    def press(self, ms=None):
+    def press(self, ms: int | None = None) -> None:
         # a short press lasts press_ms (120 ms by default, a quick press by a person; `ludus bench
         # --pico --pico-press` plays games with shorter taps)
         self.pico.press(True)
         self.pico.run(self.press_ms if ms is None else ms)
         self.pico.press(False)
 
-    def roll(self):
+    def roll(self) -> None:
         """Press the die; the firmware's roll events (one or two values) applied to the table's game."""
         seen = len(self.pico.events)
         self.press()
@@ -131,7 +146,7 @@ class PicoTable:
                 self.game.push(self.game.parse_move(e["move"]))
                 self.moves += 1
 
-    def turn(self):
+    def turn(self) -> Any:
         """One turn: (the die), a legal move chosen and carried out, and the firmware's move event."""
         game = self.game
         if self.pico.off is not None:
@@ -161,7 +176,7 @@ class PicoTable:
         self.in_flight = None
         return move
 
-    def recover(self, state, restored=None):
+    def recover(self, state: dict, restored: int | None = None) -> str:
         """After a power cut, with the firmware's `state` reply once it has booted: the move that was
         in flight is either in the journal (kept) or lost, and then the pieces on the board show it
         made; the board takes it again as a move, or as a pending jump that a press confirms. The
@@ -190,7 +205,7 @@ class PicoTable:
         return how
 
 
-def play_until_cut(table, at_op, seed, max_turns=60):
+def play_until_cut(table: PicoTable, at_op: int, seed: int, max_turns: int = 60) -> dict:
     """Turns until the power goes off during the at_op-th flash program or erase from now (left half
     done, its bytes drawn from seed): the cut (kind, address, op). TableError if none came."""
     table.pico.cut(at_op=at_op, seed=seed)
@@ -198,11 +213,13 @@ def play_until_cut(table, at_op, seed, max_turns=60):
         for _ in range(max_turns):
             table.turn()
     except PowerCut:
-        return table.pico.off
+        cut = table.pico.off
+        assert cut is not None  # (PowerCut is raised once the Pico is off)
+        return cut
     raise TableError("%d turns and no flash operation number %d to cut" % (max_turns, at_op))
 
 
-def power_back(table, commitment, boot_ms=120000):
+def power_back(table: PicoTable, commitment: str, boot_ms: int = 120000) -> str:
     """Power on after a cut and check the journal's promise on the rebooted board: every move announced
     before the cut is restored and at most the one being written is lost; the game is the same (its
     dice commitment); the board takes the move in flight again from the pieces (table.recover). Returns

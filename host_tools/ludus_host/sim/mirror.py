@@ -12,6 +12,8 @@ import json
 import os
 import queue
 import time
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from ludus.config import read_config
 from ludus.errors import LudusError, NotationError
@@ -19,9 +21,9 @@ from ludus.referee.presets import adapter_for
 
 from ludus_host import paths
 from ludus_host.build.flash_tree import stage
-from ludus_host.emulator.harness import assets, booted_pico, fs_image, node
+from ludus_host.emulator.harness import EmulatedPico, assets, booted_pico, fs_image, node
 from ludus_host.link.client import Link
-from ludus_host.link.words import describe
+from ludus_host.link.words import describe, in_rolloff, seat_colour, who
 from ludus_host.sim.table import (
     CUES,
     MAX_CUES,
@@ -34,7 +36,6 @@ from ludus_host.sim.table import (
     seats_in_play,
 )
 from ludus_host.virtual.board import SimBoard, game_colours, load_board
-from ludus_host.virtual.words import in_rolloff, seat_colour, who, words
 
 FRAME_POLL_MS = 100  # how often a mirror asks a board for its LEDs
 LEVELS_POLL_MS = 250  # ... and for its sensors
@@ -50,34 +51,36 @@ class MirrorError(LudusError):
 class _Shown:
     """What a board said, kept for the page: the game's position, moves, log and LED frame."""
 
-    def __init__(self, board_name, preset, wiring=None):
-        if board_name not in paths.board_names():
+    def __init__(self, board_name: object, preset: object, wiring: str | None = None) -> None:
+        if not isinstance(board_name, str) or board_name not in paths.board_names():
             raise MirrorError("the board says it is %r: not a board this simulator knows" % (board_name,))
+        if not isinstance(preset, str):
+            raise MirrorError("the board says it plays %r: not a game's name" % (preset,))
         self.board_name = board_name
         self.preset = preset
         self.board = load_board(board_name, wiring)
         self.adapter = adapter_for(preset)
         self.frame = bytearray(3 * self.board.led_count)
         self.frames = 0  # frames taken from the firmware
-        self.log = []
+        self.log: list[tuple[int, str]] = []
         self.version = 0
-        self.referee = {"phase": "setup"}
-        self.position = None
-        self.game = None
-        self.moves = []
-        self.commitment = None
-        self.seed = None
-        self.verified = None
-        self.settle_ms = None
+        self.referee: dict = {"phase": "setup"}
+        self.position: str | None = None
+        self.game: Any = None
+        self.moves: list[str] = []
+        self.commitment: str | None = None
+        self.seed: str | None = None
+        self.verified: str | None = None
+        self.settle_ms: int | None = None
         self.analog = False
-        self.cues = []  # (number, cue name), as sim.table.LiveTable keeps them
+        self.cues: list[tuple[int, str]] = []  # (number, cue name), as sim.table.LiveTable keeps them
         self.cue_count = 0
 
-    def said(self, item, now):
+    def said(self, item: dict, now: int) -> bool:
         """One JSON line from the firmware. Returns True when the game's state should be asked for."""
         if "event" in item:
             name = item["event"]
-            self.log.append((now, self._words(item)))
+            self.log.append((now, describe(item, self.adapter, self.game, rolloff=in_rolloff(self.game))))
             if name in CUES:
                 self.cue_count += 1
                 self.cues = [*self.cues[1 - MAX_CUES :], (self.cue_count, CUES[name])]
@@ -115,7 +118,7 @@ class _Shown:
             self.version += 1
         return False
 
-    def take_frame(self, hex_text):
+    def take_frame(self, hex_text: str) -> None:
         try:
             frame = bytes.fromhex(hex_text)
         except (TypeError, ValueError):
@@ -124,7 +127,7 @@ class _Shown:
             self.frame[:] = frame
             self.frames += 1
 
-    def _game(self):
+    def _game(self) -> Any:
         if not self.position:
             return None
         try:
@@ -132,15 +135,7 @@ class _Shown:
         except LudusError:
             return None
 
-    def _words(self, item):
-        try:
-            if item.get("event") in DEVICE_EVENTS:
-                return describe(item)
-            return words(item, self.adapter, self.game, rolloff=in_rolloff(self.game))
-        except (TypeError, ValueError, AttributeError, IndexError, KeyError):
-            return "the board said something this page cannot read: %s" % json.dumps(item)[:300]
-
-    def state(self, pieces, hand, now, mirror):
+    def state(self, pieces: dict[str, list[str]], hand: list[str], now: int, mirror: str) -> dict:
         ref = self.referee
         turn = ref.get("turn")
         if not isinstance(turn, int) or isinstance(turn, bool):
@@ -181,7 +176,7 @@ class _Shown:
             "cues": [list(c) for c in self.cues],
         }
 
-    def _prompt(self, phase, situation, turn):
+    def _prompt(self, phase: object, situation: object, turn: int | None) -> str:
         # the firmware's state says less than a referee at hand: whose turn, and whether the board is
         # as the game has it
         if phase == "over":
@@ -200,30 +195,30 @@ class DeviceMirror:
 
     mirror = "device"
 
-    def __init__(self, port, link=None, wiring=None):
+    def __init__(self, port: str, link: Link | None = None, wiring: str | None = None) -> None:
         self.port = port
-        self.link = link or Link(port)
+        self.link: Link | _Closed = link or Link(port)
         self.t0 = time.monotonic()
         hello = self._hello()
         self.shown = _Shown(hello.get("board"), hello.get("game"), wiring)
         self.board = self.shown.board
         self.board_name = self.shown.board_name
         self.preset = self.shown.preset
-        self.levels = None
+        self.levels: list | None = None
         self.last_frame = self.last_levels = -(10**9)
         self.generation = getattr(self.link, "generation", 0)  # the port's openings (link.client.Link)
         self._ask("state")
         self._ask("journal")
 
     @property
-    def now(self):
+    def now(self) -> int:
         return int((time.monotonic() - self.t0) * 1000)
 
     @property
-    def version(self):
+    def version(self) -> int:
         return self.shown.version
 
-    def _hello(self):
+    def _hello(self) -> dict[str, Any]:
         self.link.send(json.dumps({"cmd": "hello", "id": "sim-hello"}))
         end = time.monotonic() + HELLO_S
         early = []
@@ -247,13 +242,13 @@ class DeviceMirror:
             "%s: no hello from the board in %d s (is the firmware running?)" % (self.port, HELLO_S)
         )
 
-    def _ask(self, name):
+    def _ask(self, name: str) -> None:
         try:
             self.link.send(json.dumps({"cmd": name, "id": "sim"}))
         except LudusError as exc:
             self.shown.log.append((self.now, "cannot ask the board: %s" % exc))
 
-    def advance(self, until_ms=None):
+    def advance(self, until_ms: int | None = None) -> None:
         now = self.now
         shown = self.shown
         for item in getattr(self, "_early", []):
@@ -273,7 +268,7 @@ class DeviceMirror:
             if line is None:
                 shown.log.append((now, "the board's link closed"))
                 shown.version += 1
-                self.link = _Closed()
+                self.link = _Closed(self.generation)
                 break
             item = _json(line)
             if item is None:
@@ -296,10 +291,10 @@ class DeviceMirror:
             self.last_levels = now
             self._ask("levels")
 
-    def render(self):
+    def render(self) -> bytearray:
         return self.shown.frame
 
-    def pieces(self):
+    def pieces(self) -> dict[str, list[str]]:
         """The pieces where the board's sensors read them, coloured as the game has them where it can."""
         if self.levels is None:
             return {}
@@ -323,38 +318,44 @@ class DeviceMirror:
                 taken[place] = k + 1
         return pieces_of(sim)
 
-    def state(self):
+    def state(self) -> dict:
         return self.shown.state(self.pieces(), [], self.now, self.mirror)
 
-    def act(self, message):
+    def act(self, message: dict) -> NoReturn:
         raise NotationError(
             "this page mirrors the board on %s: move the pieces on the board itself" % self.port
         )
 
-    def script(self):
+    def script(self) -> NoReturn:
         raise NotationError("a mirror records no play script: the board's own journal keeps its game")
 
-    def record(self):
+    def record(self) -> NoReturn:
         raise NotationError(
             "a mirror keeps no record: `ludus monitor %s --games --save DIR` saves the board's finished games"
             % self.port
         )
 
-    def close(self):
+    def close(self) -> None:
         self.link.close()
 
 
 class _Closed:
+    """A link that closed: nothing comes, nothing goes. It keeps the closed link's generation, so a
+    mirror does not take it for the board's port come back."""
+
     lines: queue.Queue = queue.Queue()
 
-    def send(self, line):
+    def __init__(self, generation: int) -> None:
+        self.generation = generation
+
+    def send(self, line: str) -> NoReturn:
         raise MirrorError("the board's link is closed")
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
-def _json(line):
+def _json(line: str) -> dict | None:
     try:
         item = json.loads(line)
     except (ValueError, RecursionError):
@@ -369,7 +370,9 @@ class PicoTwin:
     mirror = "pico"
     RUN_MS = 40  # emulated time per beat of the page's clock
 
-    def __init__(self, preset, board_name=None, say=None):
+    def __init__(
+        self, preset: str, board_name: str | None = None, say: Callable[[str], object] | None = None
+    ) -> None:
         # what the emulator needs, first: without it, one line says so before anything is compiled
         assets()
         node()
@@ -390,7 +393,7 @@ class PicoTwin:
                 "copying it into the emulated Pico's flash: on the first start only, a minute or two"
                 " (kept in build/pico-fs)"
             )
-        self.pico = booted_pico(tree, self.board, full)
+        self.pico: EmulatedPico = booted_pico(tree, self.board, full)
         say(
             "the firmware boots at about a quarter of real time: the page says 'self-test passed'"
             " about 40 s after it opens"
@@ -400,17 +403,17 @@ class PicoTwin:
         self.frames_seen = 0
         self.lines_sent = bytearray(b"\x01" * self.board.channel_count)  # 1: no magnet
         self.shown.log.append((0, "the emulated Pico is starting (about 6 s of its time)"))
-        self.pending = []  # link commands to send once it runs
+        self.pending: list[str] = []  # link commands to send once it runs
 
     @property
-    def now(self):
+    def now(self) -> int:
         return int(self.pico.ms)
 
     @property
-    def version(self):
+    def version(self) -> int:
         return self.shown.version
 
-    def advance(self, until_ms=None):
+    def advance(self, until_ms: int | None = None) -> None:
         pico = self.pico
         pico.run(self.RUN_MS)
         shown = self.shown
@@ -427,10 +430,10 @@ class PicoTwin:
             for name in ("state", "journal"):
                 pico.send(json.dumps({"cmd": name, "id": "sim"}) + "\n")
 
-    def render(self):
+    def render(self) -> bytearray:
         return self.shown.frame
 
-    def _lines(self):
+    def _lines(self) -> None:
         board = self.board
         changes = {}
         for c in range(board.cell_count):
@@ -442,7 +445,7 @@ class PicoTwin:
         if changes:
             self.pico.lines(changes)
 
-    def act(self, message):
+    def act(self, message: dict) -> None:
         if not isinstance(message, dict):
             raise NotationError('a request is a JSON object with a "do" key')
         do = message.get("do")
@@ -476,18 +479,18 @@ class PicoTwin:
         self._lines()
         self.shown.version += 1
 
-    def state(self):
+    def state(self) -> dict:
         return self.shown.state(pieces_of(self.sim), [c or "?" for c in self.sim.hand], self.now, self.mirror)
 
-    def script(self):
+    def script(self) -> NoReturn:
         raise NotationError(
             "the emulated Pico's page records no play script yet: use the simulator's own table"
         )
 
-    def record(self):
+    def record(self) -> NoReturn:
         raise NotationError(
             "`ludus monitor` on `ludus emulate`'s port saves the emulated board's finished games"
         )
 
-    def close(self):
+    def close(self) -> None:
         self.pico.close()

@@ -16,12 +16,14 @@ import logging
 import socket as sockets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler
 from ludus.config import BOT_LEVELS
 from ludus.errors import LudusError
 from ludus.hw import buzzer
@@ -94,18 +96,18 @@ class Settings:
 
     def __init__(
         self,
-        preset="checkers/2",
-        board=None,
-        settle_ms=200,
-        analog=False,
-        seed=None,
-        speed=1.0,
-        device=None,
-        pico=False,
-        wiring=None,
-        say=None,
-        host="127.0.0.1",
-    ):
+        preset: str = "checkers/2",
+        board: str | None = None,
+        settle_ms: int = 200,
+        analog: bool = False,
+        seed: str | None = None,
+        speed: float = 1.0,
+        device: str | None = None,
+        pico: bool = False,
+        wiring: str | None = None,
+        say: Callable[[str], object] | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
         self.host = host  # the address it listens on: the Host names it answers to (served_names)
         self.say = say  # where a slow start says what it is doing (ludus sim prints it)
         self.wiring = wiring  # the mirrored board's wiring map (ludus calibrate's wiring.json)
@@ -122,7 +124,7 @@ class Settings:
 class Hub:
     """The shared table, the clock that runs it and the pages that watch it."""
 
-    def __init__(self, settings):
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.pages: dict[web.WebSocketResponse, Page] = {}
         self.speed = settings.speed
@@ -149,23 +151,23 @@ class Hub:
         self._rebase()
         self.sent_version = -1
         self.sent_frame = b""
-        self.button_page = None  # the page holding the die button down, if one is
+        self.button_page: web.WebSocketResponse | None = None  # the page holding the die button down
 
-    def _rebase(self):
+    def _rebase(self) -> None:
         self.wall0 = time.monotonic()
         self.sim0 = self.table.now
 
-    def target_ms(self):
+    def target_ms(self) -> int:
         return self.sim0 + int((time.monotonic() - self.wall0) * 1000 * self.speed)
 
-    def run(self):
+    def run(self) -> list[dict]:
         """One beat of the clock: the referee's ticks up to now; what changed, for the pages."""
         with self.lock:
             return self._run()
 
-    def _run(self):
+    def _run(self) -> list[dict]:
         self.table.advance(self.target_ms())
-        out = []
+        out: list[dict] = []
         if self.table.version != self.sent_version:
             self.sent_version = self.table.version
             out.append(self.table.state())
@@ -175,11 +177,11 @@ class Hub:
             out.append({"type": "frame", "t": self.table.now, "grb": frame.hex()})
         return out
 
-    def hello(self):
+    def hello(self) -> dict:
         with self.lock:
             return self._hello()
 
-    def _hello(self):
+    def _hello(self) -> dict:
         t = self.table
         mirror = t.mirror
         adapter = adapter_for(t.preset)
@@ -199,7 +201,7 @@ class Hub:
             # each start in words, and its seats as [key, colour] (the seats listed before a game begins)
             "start_words": {name: start_words(adapter, name, game) for name, game in starts},
             "start_seats": {
-                name: [[k, c] for k, c, _ in seats_in_play(adapter, game)] for name, game in starts
+                name: [[k, c] for k, c, _ in seats_in_play(adapter, game) or ()] for name, game in starts
             },
             "bot_seats": bot_seat_names(t.preset),
             "bot_levels": list(BOT_LEVELS[family]),
@@ -211,12 +213,12 @@ class Hub:
             "frame_t": t.now,
         }
 
-    def control(self, message):
+    def control(self, message: Any) -> list[dict]:
         """A page's message: a table action, or new/speed. Returns the messages for every page."""
         with self.lock:
             return self._control(message)
 
-    def _control(self, message):
+    def _control(self, message: Any) -> list[dict]:
         do = message.get("do") if isinstance(message, dict) else None
         mirror = self.table.mirror
         if mirror is not None and do in ("new", "speed"):
@@ -274,7 +276,7 @@ class Page:
     a page with MAX_BEHIND other messages waiting, or whose one message takes SEND_S to leave, is
     dropped: its connection is cut (a page connects again and gets the table afresh in its hello)."""
 
-    def __init__(self, hub, ws, transport):
+    def __init__(self, hub: Hub, ws: web.WebSocketResponse, transport: asyncio.Transport | None) -> None:
         self.hub = hub
         self.ws = ws
         self.transport = transport
@@ -301,7 +303,7 @@ class Page:
             waiting.append(item)
         self.ready.set()
 
-    async def _send(self):
+    async def _send(self) -> None:
         waiting = self.waiting
         while True:
             if not waiting:
@@ -335,7 +337,7 @@ class Page:
             self.sender.cancel()
 
 
-def cue_notes():
+def cue_notes() -> dict[str, list[int]]:
     """The piezo's cues as the firmware plays them, {name: [Hz, ms, Hz, ms, ...]} (0 Hz: a rest)."""
 
     cues = {"illegal": buzzer.ILLEGAL, "your_turn": buzzer.YOUR_TURN, "refused": buzzer.REFUSED}
@@ -346,7 +348,7 @@ HUB = web.AppKey("hub", Hub)
 CLOCK = web.AppKey("clock", asyncio.Future)
 
 
-async def _clock(app):
+async def _clock(app: web.Application) -> None:
     hub = app[HUB]
     loop = asyncio.get_running_loop()
     while True:
@@ -360,11 +362,11 @@ async def _clock(app):
             hub.broadcast(items)
 
 
-async def _start_clock(app):
+async def _start_clock(app: web.Application) -> None:
     app[CLOCK] = asyncio.ensure_future(_clock(app))
 
 
-async def _stop_clock(app):
+async def _stop_clock(app: web.Application) -> None:
     hub = app[HUB]
     app[CLOCK].cancel()
     await asyncio.to_thread(hub.table.close)
@@ -373,11 +375,11 @@ async def _stop_clock(app):
     hub.replay_thread.shutdown(wait=False, cancel_futures=True)
 
 
-async def _close_sockets(app):
+async def _close_sockets(app: web.Application) -> None:
     # at shutdown, before the server waits for its handlers: an open page's socket would hold it
     # (Ctrl-C on `ludus sim` waited up to a minute while a page was open); a page that reads nothing
     # gets 2 s to take its close, then its connection is cut
-    async def shut(ws, page):
+    async def shut(ws: web.WebSocketResponse, page: Page | None) -> None:
         try:
             await asyncio.wait_for(ws.close(), 2.0)
         except (TimeoutError, ConnectionError, RuntimeError):
@@ -388,14 +390,14 @@ async def _close_sockets(app):
     await asyncio.gather(*(shut(ws, page) for ws, page in list(hub.pages.items())))
 
 
-def _static_text(name):
+def _static_text(name: str) -> bytes:
     return resources.files("ludus_host.sim").joinpath(STATIC, name).read_bytes()
 
 
 _TYPES = {"html": "text/html", "js": "text/javascript", "css": "text/css"}
 
 
-async def page(request):
+async def page(request: web.Request) -> web.Response:
     name = request.match_info.get("name") or "index.html"
     if name not in PAGE_FILES:  # the page's own files, by name: nothing else on the disk is reachable
         raise web.HTTPNotFound(text="no such file: %s" % name)
@@ -415,17 +417,17 @@ FAVICON = (
 )
 
 
-async def favicon(request):
+async def favicon(request: web.Request) -> web.Response:
     return web.Response(
         body=FAVICON, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
     )
 
 
-def _error(status, message):
+def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
-async def board_file(request):
+async def board_file(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     if name not in paths.board_names():
         return _error(404, "no shipped board %r (there are %s)" % (name, ", ".join(paths.board_names())))
@@ -434,7 +436,7 @@ async def board_file(request):
     )
 
 
-def _download(request, what, content_type, filename):
+def _download(request: web.Request, what: str, content_type: str, filename: str) -> web.Response:
     # the table's script or record as a file to save; a table that has none says why (409)
     try:
         text = getattr(request.app[HUB].table, what)()
@@ -447,15 +449,15 @@ def _download(request, what, content_type, filename):
     )
 
 
-async def script(request):
+async def script(request: web.Request) -> web.Response:
     return _download(request, "script", "text/plain", "ludus-sim.play")
 
 
-async def record(request):
+async def record(request: web.Request) -> web.Response:
     return _download(request, "record", "application/json", "ludus-game.json")
 
 
-def _json(text):
+def _json(text: str | bytes) -> Any:
     # JSON text of a page's request: ValueError with the reason for anything unreadable (a nesting
     # deeper than the parser goes included)
     try:
@@ -464,7 +466,7 @@ def _json(text):
         raise ValueError("nested too deeply") from None
 
 
-async def replay(request):
+async def replay(request: web.Request) -> web.Response:
     hub = request.app[HUB]
     try:
         body = _json(await request.text())
@@ -507,14 +509,14 @@ async def replay(request):
     return web.json_response(result)
 
 
-def _replay_job(job, args):
+def _replay_job(job: Callable[..., dict], args: tuple) -> dict:
     try:
         return job(*args)
     except RecursionError:
         raise LudusError("the record is nested too deeply") from None
 
 
-def _quietly(work):
+def _quietly(work: asyncio.Future) -> None:
     # a replay nobody waits for any more: its end (a ReplayStopped, mostly) is not said anywhere
     if not work.cancelled():
         work.exception()
@@ -531,7 +533,7 @@ def served_names(host: str) -> set[str]:
     return names
 
 
-def _host_refused(request, names):
+def _host_refused(request: web.Request, names: set[str]) -> str | None:
     """Why a request's Host is refused, or None (see served_names)."""
     given = request.headers.get("Host")
     if given is None:  # HTTP/1.0 and some tools send none; a browser always does
@@ -554,7 +556,7 @@ def _host_refused(request, names):
     )
 
 
-def _foreign(request):
+def _foreign(request: web.Request) -> str | None:
     """Why a request from another site's page is refused, or None. A browser names the page's origin
     in every WebSocket handshake and POST; only this server's own page may drive its table."""
     origin = request.headers.get("Origin")
@@ -566,7 +568,7 @@ def _foreign(request):
 
 
 @web.middleware
-async def same_origin(request, handler):
+async def same_origin(request: web.Request, handler: Handler) -> web.StreamResponse:
     why = _host_refused(request, request.app[NAMES])
     if why is None and (request.method == "POST" or request.path == "/ws"):
         why = _foreign(request)
@@ -575,7 +577,7 @@ async def same_origin(request, handler):
     return await handler(request)
 
 
-async def socket(request):
+async def socket(request: web.Request) -> web.WebSocketResponse:
     hub = request.app[HUB]
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S)
     await ws.prepare(request)
@@ -623,7 +625,7 @@ async def socket(request):
 NAMES = web.AppKey("names", set)
 
 
-def make_app(settings):
+def make_app(settings: Settings) -> web.Application:
     app = web.Application(client_max_size=MAX_REQUEST, middlewares=[same_origin])
     app[HUB] = Hub(settings)
     app[NAMES] = served_names(settings.host)

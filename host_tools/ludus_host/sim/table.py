@@ -18,7 +18,10 @@ import hashlib
 import re
 import threading
 import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
+from ludus.board.definition import BoardDefinition
 from ludus.errors import BoardDefinitionError, LudusError, NotationError
 from ludus.hw.button import Button
 from ludus.hw.fake import FakePin
@@ -28,6 +31,7 @@ from ludus.record.actions import apply_action
 from ludus.referee.presets import adapter_for, split_preset
 
 from ludus_host import paths
+from ludus_host.link.words import describe, in_rolloff, seat_colour
 from ludus_host.records.season import record_players
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, game_colours, load_board
@@ -35,13 +39,10 @@ from ludus_host.virtual.runner import TICK_MS, Simulator
 from ludus_host.virtual.script import PIECE_COLOURS, Action, parse_script
 from ludus_host.virtual.words import (
     details,
-    in_rolloff,
     move_places,
     prompt,
-    seat_colour,
     seat_words,
     waiting_rolls,
-    words,
 )
 
 # the games the page offers: (preset, words)
@@ -62,7 +63,7 @@ CUES = {"illegal": "illegal", "refused": "refused", "move": "your_turn"}
 MAX_CUES = 8  # cues the page is sent (it plays those newer than the last it played)
 
 
-def bot_seat_names(preset):
+def bot_seat_names(preset: str) -> list[list[str]]:
     """The seats a page may hand to a bot, as [key in config.json's `bots`, words]: the four Ludo
     colours, or Chinese Checkers seats 0..5 (in the order of the setup put out)."""
     if preset.startswith("ludo/"):
@@ -75,11 +76,11 @@ class Club:
     names (per game family) and a season of each Ludo rule set played (ludus.ludo.season, the code the
     board counts with), every finished game counted by its players' names."""
 
-    def __init__(self):
-        self.names = {"ludo": {}, "checkers": {}}
-        self.seasons = {}  # rules -> Season
+    def __init__(self) -> None:
+        self.names: dict[str, dict] = {"ludo": {}, "checkers": {}}
+        self.seasons: dict[str, Season] = {}  # rules -> Season
 
-    def count(self, record, game):
+    def count(self, record: GameRecord, game: Any) -> tuple[str, Any] | None:
         """Count a finished game in its rule set's season: (rules, kind), or None for a game that is not
         Ludo or was counted already."""
 
@@ -97,7 +98,7 @@ class Club:
         players, placements = record_players(record, game)
         return rules, season.add(players, placements, label=key, key=key, notes=record.notes)
 
-    def standings(self, preset):
+    def standings(self, preset: str) -> dict | None:
         """The season of a preset's rule set as Season.result() gives it, or None (Chinese Checkers)."""
         family, rules = split_preset(preset)
         if family != "ludo":
@@ -105,14 +106,14 @@ class Club:
         season = self.seasons.get(rules)
         return (season if season is not None else Season(rules)).result()
 
-    def new_season(self, preset):
+    def new_season(self, preset: str) -> None:
         family, rules = split_preset(preset)
         if family != "ludo":
             raise NotationError("new_season: Chinese Checkers keeps no season")
         self.seasons.pop(rules, None)
 
 
-def lead_words(table):
+def lead_words(table: dict) -> str:
     """Who leads a season's table (Season.result()), in words: "Anna leads with 5 points", or "Anna,
     Bo tied at the top with 5 points" while a play-off is due."""
     top = table["standings"][0]
@@ -122,11 +123,11 @@ def lead_words(table):
     return "%s leads with %d points" % (top["player"], top["points"])
 
 
-def _plural(n, thing):
+def _plural(n: int, thing: str) -> str:
     return "%d %s%s" % (n, thing, "" if n == 1 else "s")
 
 
-def verified_words(record, dice):
+def verified_words(record: GameRecord, dice: bool) -> str:
     """The check of a finished game's record, in words: its rolls against the revealed seed (a game of
     dice), its moves replayed."""
     problems = record.verify()
@@ -149,7 +150,7 @@ REPLAY_S = 10.0  # the most work one replay may take (a saved whole game takes w
 MIN_PRESS_MS = 50  # the shortest press the page makes: past the button driver's 20 ms debounce
 
 
-def board_for(preset):
+def board_for(preset: str) -> str:
     """The shipped board a game is played on: the 40- and 56-square tracks for the Hebrew rule sets,
     the 52-square cross for the other Ludo rule sets, the star for Chinese Checkers."""
     family, rules = split_preset(preset)
@@ -162,7 +163,7 @@ def board_for(preset):
     return "ludo52"
 
 
-def pieces_of(sim):
+def pieces_of(sim: SimBoard) -> dict[str, list[str]]:
     """The pieces on each cell as {cell id: [colour name, ...]} bottom to top ("?" for a piece of no
     known colour), cells with none left out."""
     board = sim.board
@@ -175,7 +176,7 @@ def pieces_of(sim):
     return out
 
 
-def lit_of(referee, names):
+def lit_of(referee: Any, names: dict[int, str]) -> list[list]:
     """The lit LEDs as [led, name, meaning, colour or None], LED order: what the page writes beside each
     LED for players who cannot tell the colours apart."""
     out = []
@@ -198,14 +199,14 @@ class LiveTable:
 
     def __init__(
         self,
-        preset="checkers/2",
-        board=None,
-        settle_ms=200,
-        analog=False,
-        seed=None,
-        turn_clock=False,
-        club=None,
-    ):
+        preset: str = "checkers/2",
+        board: str | None = None,
+        settle_ms: int = 200,
+        analog: bool = False,
+        seed: str | None = None,
+        turn_clock: bool | int = False,
+        club: Club | None = None,
+    ) -> None:
         self.preset = preset
         self.club = club if club is not None else Club()
         self.board_name = board or board_for(preset)
@@ -233,15 +234,18 @@ class LiveTable:
         self.pin = FakePin(1)  # the die button: pulled up, pressed reads 0
         self.button = Button(self.pin)
         self.frame = bytearray(3 * self.board.led_count)
-        self.log = []  # (sim ms, words)
-        self.actions = []  # (sim ms, script line, end ms) of what was done, for script()
-        self.rolls = {}  # index in actions of a press -> the rolls it made (for a script's `die` lines)
-        self.pressed_at = None
-        self.release_at = None
+        self.log: list[tuple[int, str]] = []  # (sim ms, words)
+        # (sim ms, script line, end ms) of what was done, for script()
+        self.actions: list[tuple[int, str, int]] = []
+        self.rolls: dict[int, list] = {}  # index in actions of a press -> the rolls it made (`die` lines)
+        self.pressed_at: int | None = None
+        self.release_at: int | None = None
         self.version = 0  # bumped whenever state() would say something new
-        self.verified = None  # the record's check at the game's end: a message
+        self.verified: str | None = None  # the record's check at the game's end: a message
         self.starts = [name for name, _ in adapter_for(preset).starts()]
-        self.cues = []  # (number, cue name) of the piezo cues played, the last MAX_CUES
+        self.cues: list[
+            tuple[int, str]
+        ] = []  # (number, cue name) of the piezo cues played, the last MAX_CUES
         self.cue_count = 0
         names = self.club.names[split_preset(preset)[0]]
         if names:
@@ -253,14 +257,14 @@ class LiveTable:
     # ---- time ---------------------------------------------------------------------------------------
 
     @property
-    def now(self):
+    def now(self) -> int:
         return self.sim.now
 
     @property
-    def referee(self):
+    def referee(self) -> Any:
         return self.sim.referee
 
-    def advance(self, until_ms):
+    def advance(self, until_ms: int) -> bool:
         """Run the referee's ticks up to until_ms of simulated time (the button polled each tick, as
         the firmware's loop does). Returns True when something new happened."""
         sim = self.sim
@@ -276,20 +280,20 @@ class LiveTable:
             sim.now += TICK_MS
         return self.version != before
 
-    def _release(self):
+    def _release(self) -> None:
         if self.release_at is not None and self.now >= self.release_at:
             self.pin.value(1)
             self.release_at = None
 
-    def render(self):
+    def render(self) -> bytearray:
         """The LED frame at this moment (GRB bytes, as the firmware writes them to the chain)."""
         self.referee.render(self.now, self.frame)
         return self.frame
 
-    def close(self):
+    def close(self) -> None:
         """Nothing to let go of (a mirror closes its link or its emulator)."""
 
-    def _said(self, event):
+    def _said(self, event: dict) -> None:
         ref = self.referee
         self.log.append((self.now, self.sim.words(event)))
         name = event.get("event")
@@ -312,11 +316,12 @@ class LiveTable:
                 self._count(ref)
         self.version += 1
 
-    def _count(self, ref):
+    def _count(self, ref: Any) -> None:
         counted = self.club.count(ref.record, ref.game)
         if counted is None:
             return
         table = self.club.standings(self.preset)
+        assert table is not None  # (a game counted is a Ludo game, which has a season)
         self.log.append(
             (
                 self.now,
@@ -332,7 +337,7 @@ class LiveTable:
 
     # ---- what the page does -------------------------------------------------------------------------
 
-    def act(self, message):
+    def act(self, message: dict) -> None:
         """Carry out one thing done on the page: a dict with "do" (lift, place, button, setup, start,
         bots, names, new_season, clear, aside, power). NotationError naming the problem for anything
         that cannot be done; nothing changes."""
@@ -410,7 +415,7 @@ class LiveTable:
             )
         self.version += 1
 
-    def _names(self, names):
+    def _names(self, names: object) -> None:
         # the players' names, {seat: name} as config.json's `names`; kept for the next tables, and in
         # the script as one `name SEAT TEXT` line per seat changed
         if not isinstance(names, dict):
@@ -428,12 +433,12 @@ class LiveTable:
             if before.get(seat) != names.get(seat):
                 self._record("name %s%s" % (seat, " " + names[seat] if seat in names else ""))
 
-    def _record(self, line):
+    def _record(self, line: str) -> None:
         self.actions.append((self.now, line, self.now))
 
     # ---- what the page shows ------------------------------------------------------------------------
 
-    def state(self):
+    def state(self) -> dict:
         """Everything the page draws but the frame: pieces, hand, situation, die, moves, log."""
         ref = self.referee
         game = ref.game
@@ -468,7 +473,7 @@ class LiveTable:
         out.update(self._for_people(ref, game, d, out["hand"]))
         return out
 
-    def _for_people(self, ref, game, d, hand):
+    def _for_people(self, ref: Any, game: Any, d: dict, hand: list[str]) -> dict:
         # what the page shows people beside the referee's own state: whose turn in words and colour,
         # what to do now, the rolls waiting, the last move, the seats in play, the piezo's cues
         players = ref.record.players if game is not None else None
@@ -486,7 +491,7 @@ class LiveTable:
             "cues": [list(c) for c in self.cues],
         }
 
-    def script(self):
+    def script(self) -> str:
         """What was done on the page as a `ludus play` script: the same actions at the same moments, so
         `ludus play` (or the page's replay) shows what the page showed."""
         lines = [
@@ -517,14 +522,14 @@ class LiveTable:
             at = end + gap
         return "\n".join(lines) + "\n"
 
-    def record(self):
+    def record(self) -> str:
         """The game so far as a record (JSON text): `ludus verify` checks it once the seed is revealed."""
         if self.referee.game is None:
             raise NotationError("no game has started yet: set up the pieces and press the die button")
         return self.referee.record.to_json()
 
 
-def winner_of(adapter, game, players=None):
+def winner_of(adapter: Any, game: Any, players: dict | None = None) -> list[str | None] | None:
     """The first placed seat of a finished game as [colour, player's name or None], or None."""
     if game is None or not game.is_over():
         return None
@@ -535,13 +540,13 @@ def winner_of(adapter, game, players=None):
     return [colour, _own_name(players, places[0], colour)]
 
 
-def _own_name(players, seat, colour):
+def _own_name(players: dict | None, seat: int | None, colour: str) -> str | None:
     # a seat's player's name, None where it has none of its own (the record names it by its colour)
     name = (players or {}).get(seat) if seat is not None else None
     return name if name and name != colour else None
 
 
-def rolls_of(adapter, game):
+def rolls_of(adapter: Any, game: Any) -> list[list]:
     """The rolls waiting to be played, as [value, colour of the seat] pairs: the mover's in play, the
     throws so far in a Ludo roll-off; [] in a game without dice."""
     if game is None or not adapter.has_dice:
@@ -552,7 +557,7 @@ def rolls_of(adapter, game):
     return [[v, colour] for v in waiting_rolls(game)]
 
 
-def last_move_cells(board, actions):
+def last_move_cells(board: BoardDefinition, actions: Sequence[str]) -> list[list[str]] | None:
     """The cells of the last move played, [from cells, to cells] (a zone: all its slots), or None."""
     for action in reversed(actions):
         places = move_places(action) if not action.startswith("roll ") else None
@@ -569,7 +574,7 @@ def last_move_cells(board, actions):
     return None
 
 
-def seats_in_play(adapter, game, players=None):
+def seats_in_play(adapter: Any, game: Any, players: dict | None = None) -> list[list[str | None]] | None:
     """The seats of the game in play as [key, colour, player's name or None]: the key as config.json's
     `bots` and `names` name the seat (a Ludo colour, a Chinese Checkers seat number)."""
     if game is None:
@@ -587,7 +592,7 @@ def seats_in_play(adapter, game, players=None):
 POWER_CUT = Action(0, "power", [], 0)
 
 
-def move_piece(sim, message, board):
+def move_piece(sim: SimBoard, message: dict, board: BoardDefinition) -> tuple[str, str | None]:
     """A page's lift or place ({"do", "cell", "colour"}) carried out on the SimBoard sim: (the cell it
     was done on, the colour of the piece moved, None: of no known colour). A piece put on a full slot
     of a zone goes into a free one (that cell is given). NotationError, nothing changed, for a cell
@@ -611,7 +616,7 @@ def move_piece(sim, message, board):
     return cell, sim.colours[c][-1]
 
 
-def _free_slot(sim, cell):
+def _free_slot(sim: SimBoard, cell: str) -> str:
     # A piece put on a full slot of a zone (a Ludo home or base) goes into a free slot of it, as a hand
     # puts a token into the home, not on top of another; a cell of its own is taken as it is.
     c = sim.cells[cell]
@@ -625,7 +630,7 @@ def _free_slot(sim, cell):
     return cell
 
 
-def button_down(message):
+def button_down(message: dict) -> bool:
     """A page's button message: True (pressed) or False (let go); NotationError for anything else."""
     down = message.get("down")
     if not isinstance(down, bool):
@@ -661,7 +666,7 @@ class Budget:
         if self.cancelled.is_set() or (self.deadline is not None and time.monotonic() > self.deadline):
             self._stop(where)
 
-    def _stop(self, where):
+    def _stop(self, where: int | str) -> NoReturn:
         where = "line %d" % where if isinstance(where, int) else where
         if self.cancelled.is_set():
             raise ReplayStopped("the replay was stopped at %s: its page went away" % where)
@@ -674,10 +679,16 @@ class Budget:
 _HEADER = re.compile(r"^#\s*ludus play\s+(.*)$", re.M)
 
 
-def script_options(text, default_board, default_game):
+def script_options(text: str, default_board: str | None, default_game: str | None) -> dict[str, Any]:
     """The board, game, seed, settle time and sensors a script names in a `# ludus play ...` comment
     (as the examples and saved scripts do), else the defaults given."""
-    opts = {"board": default_board, "game": default_game, "seed": None, "settle_ms": 200, "analog": False}
+    opts: dict[str, Any] = {
+        "board": default_board,
+        "game": default_game,
+        "seed": None,
+        "settle_ms": 200,
+        "analog": False,
+    }
     m = _HEADER.search(text)
     if m is None:
         return opts
@@ -705,7 +716,7 @@ def script_options(text, default_board, default_game):
     return opts
 
 
-def _shipped_board(name):
+def _shipped_board(name: str) -> str:
     # a replay names a shipped board only: the page must not open files by name
     if name not in paths.board_names():
         raise NotationError(
@@ -714,7 +725,9 @@ def _shipped_board(name):
     return name
 
 
-def replay_script(text, board=None, game=None, budget=None):
+def replay_script(
+    text: str, board: str | None = None, game: str | None = None, budget: Budget | None = None
+) -> dict:
     """The steps of a play script: after each line, the pieces, the frame, the lit LEDs, the log so
     far. NotationError naming the line for a bad script; budget (a Budget): ReplayStopped when its
     work is spent or it is cancelled."""
@@ -767,7 +780,7 @@ def replay_script(text, board=None, game=None, budget=None):
     return {"kind": "script", "board": opts["board"], "game": opts["game"], "steps": steps}
 
 
-def _script_step(table, label, line, memo):
+def _script_step(table: LiveTable, label: str, line: int, memo: dict) -> dict:
     # A step carries the log lines it added and its moves only when they changed (memo: what the
     # steps before it carried; the page carries them forward), so a long script's steps stay linear.
     st = table.state()
@@ -796,7 +809,7 @@ def _script_step(table, label, line, memo):
     return step
 
 
-def _board_of_game(game):
+def _board_of_game(game: Any) -> tuple[str, BoardDefinition]:
     for name in ("checkers", "ludo52", "ludo40", "ludo56"):
         board = load_board(name)
         try:
@@ -807,7 +820,7 @@ def _board_of_game(game):
     raise NotationError("no shipped board has the places of this game")
 
 
-def replay_record(text, budget=None):
+def replay_record(text: str, budget: Budget | None = None) -> dict:
     """The steps of a game record: the pieces after each roll and move (a record has no lights: the
     board's LEDs are not part of it). NotationError for a malformed record or an action that does not
     apply; ReplayStopped as for replay_script."""
@@ -826,13 +839,13 @@ def replay_record(text, budget=None):
     family = "checkers" if board_name == "checkers" else "ludo"
     adapter = adapter_for("checkers/2" if family == "checkers" else "ludo/classic")
     table = SimBoard(board)
-    steps = []
-    log = []
+    steps: list[dict[str, Any]] = []
+    log: list[str] = []
     problems = record.verify() if record.seed is not None else None
 
     logged = [0]  # how much of the log the steps so far carry
 
-    def step(label):
+    def step(label: str) -> None:
         counts = bytearray(len(game.place_names))
         game.fill_counts(counts)
         table.fill(counts, game.place_names, game_colours(adapter, game))
@@ -867,9 +880,9 @@ def replay_record(text, budget=None):
         except LudusError as exc:
             raise NotationError("record action #%d %r: %s" % (i, action, exc)) from None
         if action.startswith("roll "):
-            log.append(words({"event": "roll", "seat": seat, "value": action[5:]}, adapter, game))
+            log.append(describe({"event": "roll", "seat": seat, "value": action[5:]}, adapter, game))
         else:
-            log.append(words({"event": "move", "seat": seat, "move": action}, adapter, game))
+            log.append(describe({"event": "move", "seat": seat, "move": action}, adapter, game))
         step("%d: %s" % (i + 1, action))
     if problems is not None:
         log.append(

@@ -10,6 +10,7 @@ a play script's actions one at a time (do) or all at once (run), with what it sa
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any, Protocol
 
 import ludus.light.palette as palette
 from ludus.board.definition import BoardDefinition
@@ -20,10 +21,10 @@ from ludus.ludo.geometry import COLOURS
 from ludus.record import GameRecord
 from ludus.referee import LONG_PRESS, NO_PRESS, SHORT_PRESS, Referee
 
+from ludus_host.link.words import describe, in_rolloff
 from ludus_host.virtual import colours as lights
 from ludus_host.virtual.board import SimBoard, colour_name, game_colours
 from ludus_host.virtual.script import SLIDE_MARK, Action
-from ludus_host.virtual.words import in_rolloff, words
 
 TICK_MS = 10
 CARRY_MS = 100  # lift-to-place time of a `move`
@@ -33,7 +34,13 @@ LONG_PRESS_MS = 800
 QUIET_MS = 2000  # a board unchanged this long, with nothing flickering, waits without ticking
 
 
-def _timing(ref):
+class WorkBound(Protocol):
+    """What bounds a replay's work (ludus_host.sim.table.Budget): check() raises to stop it."""
+
+    def check(self, where: int | str) -> None: ...
+
+
+def _timing(ref: Any) -> bool:
     """True while the referee counts time on an unchanged board: sensors settling, a resting token
     about to be judged (its hold), a refused press's cue, a bot's pause before it acts. Skipping
     ticks then would move or drop what the timer does."""
@@ -73,9 +80,9 @@ class Simulator:
         self.turn_clock = turn_clock
         self.now = 0
         self.line = 0
-        self.forced = []
+        self.forced: list[int] = []
         self.frame = bytearray(3 * board.led_count)
-        self.names = {}
+        self.names: dict[int, str] = {}
         for c in range(board.cell_count):
             self.names[board.led_of_cell[c]] = board.cell_id(c)
         for role, leds in (
@@ -85,16 +92,17 @@ class Simulator:
         ):
             for k in range(len(leds)):
                 self.names[leds[k]] = "%s.%d" % (role, k)
-        self.all_events = []
+        self.all_events: list[dict] = []
         self.stirred = False  # the last tick changed the scene or said something
         self.rolloff = False  # the last tick began in a Ludo roll-off
         self.narrate = False  # each event item also has its `words` (ludus play --words)
-        self.bots = {}  # the seats the board plays, as config.json's `bots` names them
-        self.players = {}  # what the players are called, as config.json's `names` has them
-        self.budget = None  # a replay's bound on its work (ludus_host.sim.table.Budget), checked each tick
+        self.bots: dict = {}  # the seats the board plays, as config.json's `bots` names them
+        self.players: dict = {}  # what the players are called, as config.json's `names` has them
+        # a replay's bound on its work (ludus_host.sim.table.Budget), checked each tick
+        self.budget: WorkBound | None = None
         self.referee = self._new_referee()
 
-    def _new_referee(self):
+    def _new_referee(self) -> Referee:
         ref = Referee(
             self.board,
             self.preset,
@@ -131,14 +139,14 @@ class Simulator:
 
     # -- output --
 
-    def _out(self, item):
+    def _out(self, item: dict) -> dict:
         out = {"t": self.now, "line": self.line}
         if "event" in item:
             out["event"] = item["event"]
         out.update(item)
         return out
 
-    def _frame_item(self):
+    def _frame_item(self) -> dict:
         ref = self.referee
         ref.render(self.now, self.frame)
         lit = []
@@ -163,12 +171,12 @@ class Simulator:
         return changed, self.referee.take_events()
 
     def words(self, event: dict) -> str:
-        """An event of the last tick in words, as the simulator's page writes it (virtual.words)."""
+        """An event of the last tick in words, as the simulator's page writes it (link.words)."""
         ref = self.referee
         players = ref.record.players if ref.record is not None else None
-        return words(event, ref.adapter, ref.game, players, self.rolloff)
+        return describe(event, ref.adapter, ref.game, players, self.rolloff)
 
-    def _step(self, button=NO_PRESS):
+    def _step(self, button: int = NO_PRESS) -> list[dict]:
         changed, events = self.tick(button)
         out = []
         for ev in events:
@@ -184,7 +192,7 @@ class Simulator:
         self.stirred = changed or bool(events)
         return out
 
-    def _run_for(self, ms, button=NO_PRESS):
+    def _run_for(self, ms: int, button: int = NO_PRESS) -> list[dict]:
         out = self._step(button)
         end = self.now + ms - TICK_MS
         quiet = 0
@@ -202,7 +210,7 @@ class Simulator:
                 quiet = 0
         return out
 
-    def _skip_quiet(self, end):
+    def _skip_quiet(self, end: int) -> None:
         # A long quiet wait costs nothing: the board has been still for QUIET_MS, so the referee's ticks
         # would change nothing until the turn clock (if any) runs out; jump to just before that, whole
         # ticks at a time, so the clock still fires on the same tick as when every tick is run.
@@ -350,7 +358,7 @@ class Simulator:
         game.fill_counts(counts)
         self.physical.fill(counts, game.place_names, game_colours(ad, game))
 
-    def _expect(self, args):
+    def _expect(self, args: list[str]) -> None:
         ref = self.referee
         what = args[0]
         rest = args[1:]
@@ -408,7 +416,7 @@ class Simulator:
         if got != " ".join(rest):
             raise NotationError("expect %s %s: it is %s" % (what, " ".join(rest), got))
 
-    def _leds_named(self, name):
+    def _leds_named(self, name: str) -> list[int] | None:
         # the LEDs a name means: a cell id, a zone (its slots), an indicator by index (turn.0, waiting.1,
         # die.3) or by its id in the board file (turn.green)
         sim = self.physical
@@ -431,7 +439,7 @@ class Simulator:
             return [board.turn_leds[k]]
         return None
 
-    def _expect_lit(self, name, meaning):
+    def _expect_lit(self, name: str, meaning: str | None) -> None:
         leds = self._leds_named(name)
         if leds is None:
             raise NotationError(
@@ -446,7 +454,7 @@ class Simulator:
                 "expect lit %s %s: it shows %s" % (name, meaning, ", ".join(sorted(set(shown))))
             )
 
-    def _expect_physical(self):
+    def _expect_physical(self) -> None:
         # the simulated table, colours included, against the game: what presence sensors cannot check
         ref = self.referee
         if ref.game is None:

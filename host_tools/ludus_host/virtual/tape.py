@@ -8,8 +8,9 @@ and the power cuts, together with what `ludus play` printed.
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
-from ludus.referee import NO_PRESS
+from ludus.referee import NO_PRESS, Referee
 
 from ludus_host.virtual.board import load_board
 from ludus_host.virtual.runner import Simulator
@@ -19,14 +20,14 @@ from ludus_host.virtual.script import Action, parse_script
 class RecordingSimulator(Simulator):
     """A Simulator that notes every tick's inputs."""
 
-    def __init__(self, *args, **kwargs):
-        self.ticks = []
-        self._last = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.ticks: list[dict] = []
+        self._last: bytes | None = None
         self._power_tear = kwargs.pop("tear", None)
         self._powering = False
         super().__init__(*args, **kwargs)
 
-    def _step(self, button=NO_PRESS):
+    def _step(self, button: int = NO_PRESS) -> list[dict]:
         levels = bytes(self.physical.read(self.now))
         tick: dict = {"t": self.now}
         if levels != self._last:
@@ -37,11 +38,11 @@ class RecordingSimulator(Simulator):
         self.ticks.append(tick)
         return super()._step(button)
 
-    def _new_referee(self):
+    def _new_referee(self) -> Referee:
         ref = super()._new_referee()
         restore = ref.restore
 
-        def noted(state):
+        def noted(state: dict) -> None:
             # a `start` line: the game the script sets up goes to the device as a restore through
             # its journal, as after a power cut (a power cut's own restore needs no note)
             if not self._powering:

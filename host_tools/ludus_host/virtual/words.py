@@ -1,28 +1,18 @@
-"""The simulator's words for people, one source for its page and `ludus play --words`: the referee's events
-as sentences, what the players are to do now, a rule set's short rules and what each bot level does."""
+"""The simulator's words for people beyond its events (which are the link's, ludus_host.link.words): what
+the players are to do now, a seat as the state names it, a rule set's short rules and what each bot level
+does, for its page and `ludus play --words`."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ludus.checkers.geometry import adjacent
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
 from ludus.ludo.rules import rules_from_spec
 from ludus.referee.states import PHASE_NAMES, SITUATION_NAMES
 
+from ludus_host.link.words import choice_words, listed, places_at, seat_colour, title, who
 from ludus_host.virtual import colours as lights
 
-# ---- seats -----------------------------------------------------------------------------------------------
-
-
-def seat_colour(adapter: Any, game: Any, seat: int | None) -> str:
-    """A seat's colour name ("green"), or "seat N" when it cannot be told (a Chinese Checkers seat's
-    colour is its point's, which only the game knows)."""
-    if adapter is None or not isinstance(seat, int):
-        return "seat %s" % seat
-    try:
-        return lights.colour_name(adapter.colour(game, seat))
-    except (IndexError, AttributeError, TypeError, KeyError):
-        return "seat %s" % seat
+# ---- seats and moves -------------------------------------------------------------------------------------
 
 
 def seat_words(adapter: Any, game: Any, seat: int | None, players: dict | None = None) -> str:
@@ -33,33 +23,7 @@ def seat_words(adapter: Any, game: Any, seat: int | None, players: dict | None =
     return "%s (%s)" % (name, colour) if name and name != colour else colour
 
 
-def who(adapter: Any, game: Any, seat: int | None, players: dict | None = None) -> str:
-    """A seat as a sentence names it: "Green", or "Anna (Green)"."""
-    colour = seat_colour(adapter, game, seat)
-    title = colour[:1].upper() + colour[1:]
-    name = (players or {}).get(seat)
-    return "%s (%s)" % (name, title) if name and name != colour else title
-
-
-def _title(colour):
-    return colour[:1].upper() + colour[1:]
-
-
-def _listed(items):
-    items = list(items)
-    if len(items) < 2:
-        return "".join(items)
-    return "%s and %s" % (", ".join(items[:-1]), items[-1])
-
-
-def _count(n, thing):
-    return "%d %s%s" % (n, thing, "" if n == 1 else "s")
-
-
-# ---- moves -----------------------------------------------------------------------------------------------
-
-
-def _ludo_place(colour, name):
+def _ludo_place(colour: str, name: str) -> str:
     # a move text's place ("t5", "c2", "base", "home") as the board names it
     if name in ("base", "home") or name[:1] == "c":
         return "%s.%s" % (colour, name)
@@ -80,249 +44,6 @@ def move_places(move_text: object) -> list[str] | None:
     return None
 
 
-def _victims(parts):
-    # "x red.0,red.1,yellow.0" -> {"red": 2, "yellow": 1}, in order of appearance
-    if "x" not in parts:
-        return {}
-    out = {}
-    for v in parts[parts.index("x") + 1 :]:
-        for token in v.split(","):
-            if "." in token:
-                colour = token.split(".")[0]
-                out[colour] = out.get(colour, 0) + 1
-    return out
-
-
-def _move_parts(text, game):
-    # (verb, phrase, victims {colour: count}) of a move's text: ("moved", "a token 4 squares: t2 to t6",
-    # {"red": 1}); None for a text that is not a move of pieces
-    parts = text.split()
-    if len(parts) == 1 and "-" in text:  # Chinese Checkers
-        frm, _, to = text.partition("-")
-        verb = "moved"
-        names = getattr(game, "place_names", None)
-        if names is not None and frm in names and to in names:
-            if not adjacent(names.index(frm), names.index(to)):
-                verb = "jumped"
-        return verb, "from %s to %s" % (frm, to), {}
-    if len(parts) < 3 or "-" not in parts[2]:
-        return None
-    roll = parts[0].rstrip("e")
-    piece = "a wall" if "+" in parts[1] else "a token"
-    frm, _, to = parts[2].partition("-")
-    rules = getattr(game, "rules", None)
-    if frm == "base":
-        verb, phrase = "brought", "%s out onto %s" % (piece, to)
-    elif to == "base":  # a Danish pair it may not capture: the mover goes back instead
-        verb, phrase = "moved", "%s %s onto a pair it cannot capture, so back to its base" % (piece, roll)
-    elif to == "home" or (to[:1] == "c" and getattr(rules, "track", 52) == 40):
-        verb, phrase = "brought", "%s home" % piece
-    else:
-        verb, phrase = "moved", "%s %s: %s to %s" % (piece, roll, frm, to)
-    if "via" in parts and parts.index("via") + 1 < len(parts):
-        phrase += " (jumping on from %s)" % parts[parts.index("via") + 1]
-    if "lap" in parts:
-        phrase += ", round another lap"
-    return verb, phrase, _victims(parts)
-
-
-_CHOICES = {
-    "pass": ("has no move and passes", "no move: pass"),
-    "start": ("chose to start", "to start"),
-    "colour": ("chose to pick the colour: the next seat starts", "to pick the colour"),
-}
-
-
-def move_words(move_text: object, subject: str, game: Any = None) -> str:
-    """A move in words, after `subject` (who made it): "Green moved a token 4: t2 to t6; Red's token is
-    captured: put it back in Red's base"."""
-    text = str(move_text)
-    if text in _CHOICES:
-        return "%s %s" % (subject, _CHOICES[text][0])
-    parts = _move_parts(text, game)
-    if parts is None:
-        return "%s played %s" % (subject, text)
-    verb, phrase, victims = parts
-    out = "%s %s %s" % (subject, verb, phrase)
-    for colour, n in victims.items():
-        out += "; %s's %s captured: put %s back in %s's base" % (
-            _title(colour),
-            "token is" if n == 1 else "%d tokens are" % n,
-            "it" if n == 1 else "them",
-            _title(colour),
-        )
-    return out
-
-
-def choice_words(move_text: object, game: Any = None) -> str:
-    """A move chosen for the players to carry out, in words: "a token 4: t28 to t32, capturing Green's
-    token"."""
-    text = str(move_text)
-    if text in _CHOICES:
-        return _CHOICES[text][1]
-    parts = _move_parts(text, game)
-    if parts is None:
-        return text
-    _, phrase, victims = parts
-    for colour, n in victims.items():
-        phrase += ", capturing %s's %s" % (_title(colour), "token" if n == 1 else "%d tokens" % n)
-    return phrase
-
-
-# ---- events ----------------------------------------------------------------------------------------------
-
-
-def in_rolloff(game: Any) -> bool:
-    """True while a Ludo game's seats throw for who starts (the roll-off)."""
-    return game is not None and getattr(game, "phase", None) == ORDER
-
-
-def _place(name):
-    """A place as a player says it: a cell by its name ("t5"), a colour's base or home as such
-    ("Green's base", not "green.base")."""
-    colour, dot, zone = name.partition(".")
-    return "%s's %s" % (_title(colour), zone) if dot and zone in ("base", "home") else name
-
-
-def _at(names, otherwise=""):
-    """Where pieces are or go, after a verb: "on t2", "in Green's base", "on t5 and t9 and in Red's
-    home"; `otherwise` when there are none."""
-    said = [(n, _place(n)) for n in names]
-    on = [n for n, words in said if words == n]
-    inside = [words for n, words in said if words != n]
-    parts = (["on " + _listed(on)] if on else []) + (["in " + _listed(inside)] if inside else [])
-    return " and ".join(parts) or otherwise
-
-
-def _reason(event):
-    # the engine's reason without the move text it begins with ("5 green.0 t2-t4: with 5 ...")
-    reason = str(event.get("reason") or "not a legal move")
-    head, colon, rest = reason.partition(": ")
-    return rest if colon and ("-" in head or head[:1].isdigit()) else reason
-
-
-def _roll_words(event, adapter, game, players, rolloff):
-    seat = event.get("seat")
-    subject = who(adapter, game, seat, players)
-    value = event.get("value")
-    out = "%s threw a %s" % (subject, value)
-    if game is None or not hasattr(game, "awaiting_roll"):
-        return out
-    if rolloff:
-        out += " in the roll-off"
-        phase = getattr(game, "phase", None)
-        if phase == ORDER:
-            if not game.rolls and len(game.group) > 1:
-                out += ": a tie, %s throw again" % _listed(who(adapter, game, s, players) for s in game.group)
-        elif phase == CHOICE:
-            out += ": %s won it and chooses" % who(adapter, game, game.turn, players)
-        elif not game.is_over():
-            out += ": %s starts" % who(adapter, game, game.turn, players)
-        return out
-    if game.is_over():
-        return out
-    if game.turn == seat and game.awaiting_roll():
-        return out + ": roll again"
-    if game.turn != seat:
-        return out + ": no move, the turn passes to %s" % who(adapter, game, game.turn, players)
-    if getattr(game, "bonus", 0):
-        return out + ": move, then throw again"
-    return out
-
-
-def words(
-    event: dict, adapter: Any = None, game: Any = None, players: dict | None = None, rolloff: bool = False
-) -> str:
-    """One sentence for an event dict of the referee (or of the simulator: power_cut). game: the game as
-    it is after the event; players: the game record's names, {seat: name}; rolloff: the event came
-    while the seats threw for who starts."""
-    name = event.get("event")
-    subject = who(adapter, game, event.get("seat"), players)
-    if name == "roll":
-        return _roll_words(event, adapter, game, players, rolloff)
-    if name == "move":
-        return move_words(event.get("move", ""), subject, game)
-    if name == "pass":
-        return "%s has no move: the turn passes" % subject
-    if name == "auto":
-        if event.get("move"):
-            return "%s's time ran out: the board chose %s. Carry it out as lit" % (
-                subject,
-                choice_words(event["move"], game),
-            )
-        return "%s's time ran out: the board throws for %s" % (subject, subject)
-    if name == "bot":
-        bot = "%s (%s bot)" % (subject, event.get("level", ""))
-        if event.get("move"):
-            return "%s chose %s. Carry it out as lit" % (bot, choice_words(event["move"], game))
-        return "%s: the board throws for it" % bot
-    if name == "illegal":
-        missing = event.get("missing") or []
-        unexpected = event.get("unexpected") or []
-        one = len(missing) == len(unexpected) == 1
-        what = " %s to %s" % (_place(missing[0]), _place(unexpected[0])) if one else ""
-        return "Not allowed,%s: %s. Put it back %s" % (what, _reason(event), _at(missing, "where it was"))
-    if name == "mismatch":
-        missing = event.get("missing") or []
-        unexpected = event.get("unexpected") or []
-        parts = []
-        if missing:
-            parts.append("a piece is missing %s" % _at(missing))
-        if unexpected:
-            parts.append("a piece is not expected %s" % _at(unexpected))
-        return "The pieces differ from the game: %s" % "; ".join(parts or ["put them as lit"])
-    if name == "refused":
-        return "The die button did nothing (%s)" % event.get("reason")
-    if name == "resume":
-        return "The board matches the game again"
-    if name == "pending":
-        return "A move on its way (%s): go on, or press the die button to end it here" % choice_words(
-            event.get("move"), game
-        )
-    if name == "chain":
-        return "Jumping: touched down on %s" % event.get("at")
-    if name == "confirm":
-        moves = event.get("moves") or []
-        return "The board reads %s: press the die button to confirm, hold it for the next reading" % (
-            " or ".join(choice_words(m, game) for m in moves)
-        )
-    if name == "confirm_next":
-        return "The board's next reading: %s" % choice_words(event.get("move"), game)
-    if name == "undo":
-        if event.get("committed"):
-            return "Undo: taken back (%s); put the pieces as lit" % choice_words(event.get("move"), game)
-        return "Undo: %s" % choice_words(event.get("move"), game)
-    if name == "undo_step":
-        return "Undo: a piece is back"
-    if name == "new_game":
-        return "New game: %s" % event.get("start")
-    if name == "restored":
-        if not event.get("actions"):
-            return "Play begins from the position %s" % event.get("start")
-        return "The game goes on from what the board kept: %s, %s" % (
-            event.get("start"),
-            _count(event.get("actions") or 0, "action"),
-        )
-    if name == "setup_choice":
-        starts = event.get("starts") or []
-        return "These pieces fit %s: press the die button to start%s" % (
-            " or ".join(starts),
-            ", hold it for the next" if len(starts) > 1 else "",
-        )
-    if name == "setup_next":
-        return "Start chosen: %s (press the die button to begin)" % event.get("start")
-    if name == "game_over":
-        places = event.get("placements") or []
-        if not places:
-            return "Game over: a draw, nobody finished"
-        order = ", ".join("%d. %s" % (k + 1, who(adapter, game, s, players)) for k, s in enumerate(places))
-        return "%s wins. Places: %s" % (who(adapter, game, places[0], players), order)
-    if name == "power_cut":
-        return "Power cut: the board restarts from what its journal kept"
-    fields = {k: v for k, v in event.items() if k not in ("event", "t", "line")}
-    return "%s %s" % (name, fields) if fields else str(name)
-
-
 def log_line(t: int, text: str) -> str:
     """A line of the log as the page shows it: the board's time in seconds (tenths, cut, not rounded:
     the page cuts them too), then the words."""
@@ -332,8 +53,8 @@ def log_line(t: int, text: str) -> str:
 # ---- what to do now --------------------------------------------------------------------------------------
 
 
-def _rolls_text(rolls):
-    return _listed(str(r) for r in rolls)
+def _rolls_text(rolls: Iterable[object]) -> str:
+    return listed(str(r) for r in rolls)
 
 
 def waiting_rolls(game: Any) -> list[int]:
@@ -419,18 +140,18 @@ def prompt(ref: Any, hand: Sequence = (), players: dict | None = None) -> str:
     missing = [names[p] for p in getattr(ref, "missing", ()) or ()]
     unexpected = [names[p] for p in getattr(ref, "unexpected", ()) or ()]
     if situation == "illegal":
-        return "Not allowed: put the piece back %s" % _at(missing, "where it was")
+        return "Not allowed: put the piece back %s" % places_at(missing, "where it was")
     if situation == "mismatch" and hand and missing and not unexpected and len(missing) <= len(hand):
-        return "No move for this piece: put it back %s" % _at(missing)
+        return "No move for this piece: put it back %s" % places_at(missing)
     parts = []
     if missing:
-        parts.append("a piece %s" % _at(missing))
+        parts.append("a piece %s" % places_at(missing))
     if unexpected:
-        parts.append("none %s" % _at(unexpected))
+        parts.append("none %s" % places_at(unexpected))
     return "Put the pieces as the game has them: %s" % "; ".join(parts or ["as lit"])
 
 
-def _bot_name(ref, game, players):
+def _bot_name(ref: Any, game: Any, players: dict | None) -> str:
     level = ref.bot_levels().get(game.turn)
     return "%s (%s bot)" % (who(ref.adapter, game, game.turn, players), level)
 
@@ -585,7 +306,7 @@ def start_words(adapter: Any, name: str, game: Any) -> str:
     seats = list(adapter.seats_of(game))
     n = len(seats)
     if adapter.family == "ludo":
-        colours = _listed(_title(seat_colour(adapter, game, s)) for s in seats)
+        colours = listed(title(seat_colour(adapter, game, s)) for s in seats)
         return "%d players: %s" % (n, colours)
     sets = len(game.config.seat_points[0]) if seats else 1
     text = "%d players" % n
