@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from ludus_host.bots.arena import Arena, play_games, wilson
+from ludus_host.bots.arena import Arena, paired_difference, play_games, wilson
 
 pytestmark = pytest.mark.cpython_only
 
@@ -107,3 +107,36 @@ def test_the_docs_figures_and_plot_come_from_the_kept_arena_runs():
     for got in kept:
         if got["games"] == 10000:  # every 10,000-game rate the page states is the kept one
             assert "%.1f%%" % (100 * got["seats"][0]["win_rate"]) in page, got["game"]
+
+
+def test_a_paired_run_of_one_bot_against_itself_differs_by_nothing():
+    # the same seeds with the same bot in the seat: every game alike, so the difference is exactly 0
+    for level in ("strong", "random"):
+        out = play_games(
+            "ludo/classic", [level, "random", "random", "random"], 60, seed=3, jobs=1, versus=level
+        )
+        paired = out["paired"]
+        assert paired["a_wins"] == paired["b_wins"] == out["seats"][0]["wins"]
+        assert paired["only_a"] == paired["only_b"] == 0
+        assert paired["difference"] == 0 and paired["ci95"] == [0, 0]
+
+
+def test_a_paired_run_resolves_strong_against_random_and_is_the_same_on_two_cores():
+    one = play_games(
+        "ludo/danish", ["strong", "random", "random", "random"], 120, seed=2, jobs=1, versus="random"
+    )
+    two = play_games(
+        "ludo/danish", ["strong", "random", "random", "random"], 120, seed=2, jobs=2, versus="random"
+    )
+    for k in ("a_wins", "b_wins", "only_a", "only_b", "difference", "ci95"):
+        assert one["paired"][k] == two["paired"][k]
+    paired = one["paired"]
+    assert paired["difference"] == round((paired["a_wins"] - paired["b_wins"]) / 120, 4)
+    assert paired["difference"] == round((paired["only_a"] - paired["only_b"]) / 120, 4)
+    assert paired["ci95"][0] > 0  # the strong bot is better, resolved in 120 pairs
+
+
+def test_paired_difference_interval():
+    assert paired_difference([1, 0, 1, 1], [1, 0, 1, 1]) == (0.0, (0.0, 0.0))
+    mean, (low, high) = paired_difference([1] * 60 + [0] * 40, [0] * 100)
+    assert mean == 0.6 and 0.5 < low < 0.6 < high < 0.7
