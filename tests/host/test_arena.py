@@ -140,3 +140,37 @@ def test_paired_difference_interval():
     assert paired_difference([1, 0, 1, 1], [1, 0, 1, 1]) == (0.0, (0.0, 0.0))
     mean, (low, high) = paired_difference([1] * 60 + [0] * 40, [0] * 100)
     assert mean == 0.6 and 0.5 < low < 0.6 < high < 0.7
+
+
+def test_the_reference_ludo_player_is_deterministic_and_plays_legal_moves():
+    from ludus.bots.selfplay import SeededDie
+    from ludus.ludo.game import start_position
+    from ludus_host.bots.reference import ReferenceBot
+
+    game = start_position("classic/4")
+    die = SeededDie(4)
+    bot = ReferenceBot(1, rollouts=4, horizon=1)
+    chosen = 0
+    while chosen < 6 and not game.placed:
+        if game.awaiting_roll():
+            game.apply_roll(die.roll())
+            continue
+        moves = game.legal_moves()
+        m = bot.choose(game)
+        assert m in moves and ReferenceBot(1, rollouts=4, horizon=1).choose(game) == m
+        chosen += len(moves) > 1
+        game.push(m)
+
+
+def test_the_checkers_searcher_plays_legal_moves_the_same_way_each_time():
+    from ludus.checkers.game import start_position
+    from ludus_host.bots.searcher import SearchBot
+
+    for setup in ("2", "4"):
+        game = start_position(setup)
+        for _ in range(12):
+            m = SearchBot(3).choose(game)
+            assert m in game.legal_moves() and SearchBot(3).choose(game) == m
+            game.push(m)
+    out = play_games("checkers/2", ["searcher", "greedy"], 2, jobs=1)
+    assert out["unfinished"] == 0 and out["seats"][0]["mean_decision_ms"] is not None

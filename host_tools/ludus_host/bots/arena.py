@@ -22,8 +22,15 @@ from ludus.checkers.game import start_position as checkers_start
 from ludus.errors import ConfigError
 from ludus.ludo.game import start_position as ludo_start
 
+from ludus_host.bots.reference import ReferenceBot
+from ludus_host.bots.searcher import SearchBot
+
 LUDO_LEVELS = ("random", "preferred", "strong")
 CHECKERS_LEVELS = ("random", "greedy", "strong")
+# the laptop's own players, for measuring the board's bots (too slow for a Pico): ludus_host.bots.reference
+# and ludus_host.bots.searcher
+HOST_LUDO_LEVELS = ("reference",)
+HOST_CHECKERS_LEVELS = ("searcher",)
 LUDO_ACTIONS = 20000  # a game still going after this many rolls and moves counts as unfinished
 CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
 
@@ -40,13 +47,13 @@ class Arena:
         if parts[0] == "ludo" and len(parts) in (2, 3):
             self.kind = "ludo"
             self.spec = parts[1] + "/" + (parts[2] if len(parts) == 3 else "4")
-            levels = LUDO_LEVELS
+            levels = LUDO_LEVELS + HOST_LUDO_LEVELS
             self.start = ludo_start
         elif parts[0] == "checkers" and len(parts) == 2:
             self.kind = "checkers"
             self.solo = parts[1] == "solo"
             self.spec = "2" if self.solo else parts[1]
-            levels = CHECKERS_LEVELS
+            levels = CHECKERS_LEVELS + HOST_CHECKERS_LEVELS
             self.start = checkers_start
         else:
             raise ConfigError(
@@ -126,6 +133,7 @@ class Arena:
             game = _alone(game)
         rngs = [Lcg(game_seed + k) for k in range(max(n, 1))]
         strong = [StrongBot(game_seed + 11 * k + 1, line=not self.no_line) for k in range(max(n, 1))]
+        searchers = {e: SearchBot(game_seed + 13 * e + 1) for e in range(n) if self.seats[e] == "searcher"}
         spent = [0.0] * n
         counts = [0] * n
         moves = [0] * n
@@ -144,6 +152,8 @@ class Arena:
                 m = strong[e].choose(game)
             elif level == "greedy":
                 m = choose_move(game, rngs[e])
+            elif level == "searcher":
+                m = searchers[e].choose(game)
             else:
                 legal = game.legal_moves()
                 m = legal[rngs[e].randrange(len(legal))]
@@ -164,6 +174,8 @@ class Arena:
 
 
 def _ludo_bot(level, seed):
+    if level == "reference":
+        return ReferenceBot(seed)
     return bot_for(level, seed)
 
 

@@ -16,7 +16,9 @@ The games run on every core (--jobs).
 
 --versus LEVEL plays every game twice on the same seed, the second time with LEVEL in place of the first
 bot, and adds `paired` to the JSON line: each bot's wins, the games only one of them won, and the paired
-difference of their win rates with its 95% interval."""
+difference of their win rates with its 95% interval. The laptop's own levels, for measuring the board's
+bots: `reference` (Ludo: each move valued by games played on from it) and `searcher` (Chinese Checkers:
+a search of every seat's replies)."""
 
 import argparse
 import json
