@@ -174,3 +174,24 @@ def test_the_checkers_searcher_plays_legal_moves_the_same_way_each_time():
             game.push(m)
     out = play_games("checkers/2", ["searcher", "greedy"], 2, jobs=1)
     assert out["unfinished"] == 0 and out["seats"][0]["mean_decision_ms"] is not None
+
+
+def test_the_learned_ludo_evaluation_is_fitted_the_same_way_each_time():
+    pytest.importorskip("numpy")
+    from ludus.bots.selfplay import SeededDie
+    from ludus.ludo.game import start_position
+    from ludus_host.bots import learn
+
+    one = learn.solve(*learn.fit("classic", 8, seed=2, progress=False))
+    assert one == learn.solve(*learn.fit("classic", 8, seed=2, progress=False))
+    assert [len(t) for t in one] == [learn.SIZE] * 3
+    game = start_position("danish/4")
+    die = SeededDie(1)
+    bot = learn.LearnedBot(1, one)
+    for _ in range(60):
+        if game.awaiting_roll():
+            game.apply_roll(die.roll())
+        else:
+            m = bot.choose(game)
+            assert m in game.legal_moves()
+            game.push(m)

@@ -38,8 +38,9 @@ CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
 class Arena:
     """A game name and the bots of its seats (levels in seat order), checked."""
 
-    def __init__(self, game, seats, no_line=False, seat_dice=False):
+    def __init__(self, game, seats, no_line=False, seat_dice=False, makers=None):
         self.name = game
+        self.makers = makers or {}  # more Ludo levels: level -> a function of the seed making the bot
         self.no_line = no_line
         self.seat_dice = seat_dice
         parts = game.split("/")
@@ -47,7 +48,7 @@ class Arena:
         if parts[0] == "ludo" and len(parts) in (2, 3):
             self.kind = "ludo"
             self.spec = parts[1] + "/" + (parts[2] if len(parts) == 3 else "4")
-            levels = LUDO_LEVELS + HOST_LUDO_LEVELS
+            levels = LUDO_LEVELS + HOST_LUDO_LEVELS + tuple(self.makers)
             self.start = ludo_start
         elif parts[0] == "checkers" and len(parts) == 2:
             self.kind = "checkers"
@@ -102,7 +103,10 @@ class Arena:
         for k, s in enumerate(game.seats):
             e = (k - rot) % n
             entry_of[s] = e
-            bots[s] = _ludo_bot(self.seats[e], game_seed + 7 * k + 1)
+            level = self.seats[e]
+            maker = self.makers.get(level)
+            seed = game_seed + 7 * k + 1
+            bots[s] = maker(seed) if maker is not None else _ludo_bot(level, seed)
         spent = [0.0] * n
         counts = [0] * n
         moves = [0] * n
@@ -213,11 +217,11 @@ _ARENA = None
 _VERSUS = None
 
 
-def _init(game, seats, no_line=False, versus=None):
+def _init(game, seats, no_line=False, versus=None, makers=None):
     # versus: the second bots of a paired run (all seats), or None
     global _ARENA, _VERSUS
-    _ARENA = Arena(game, seats, no_line=no_line, seat_dice=versus is not None)
-    _VERSUS = None if versus is None else Arena(game, versus, no_line=no_line, seat_dice=True)
+    _ARENA = Arena(game, seats, no_line=no_line, seat_dice=versus is not None, makers=makers)
+    _VERSUS = None if versus is None else Arena(game, versus, no_line=no_line, seat_dice=True, makers=makers)
 
 
 def _one(job):
@@ -241,17 +245,18 @@ def paired_difference(a, b, z=1.96):
     return mean, (max(-1.0, mean - half), min(1.0, mean + half))
 
 
-def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None, versus=None):
+def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None, versus=None, makers=None):
     """Play `games` games of `game` (a name Arena takes) with the bots `seats`; progress on stderr. The
     summary dict the JSON line carries. With `versus` (a level), each game is played again on the same
     seed with the first entry's bot replaced by that level, and the summary gains `paired`: the
     first entry's wins with each bot, the games only one of them won, and the paired difference of win
-    rates (A minus B) with its 95% interval."""
+    rates (A minus B) with its 95% interval. `makers` adds Ludo levels: {level: a function of the seed
+    that makes the bot} (the workers are forked, so it need not pickle)."""
     other = None
     if versus is not None:
         other = [versus] + list(seats[1:])
-        Arena(game, other, no_line=no_line)  # checked here too
-    arena = Arena(game, seats, no_line=no_line, seat_dice=other is not None)
+        Arena(game, other, no_line=no_line, makers=makers)  # checked here too
+    arena = Arena(game, seats, no_line=no_line, seat_dice=other is not None, makers=makers)
     jobs = jobs or os.cpu_count() or 1
     work = [(i, seed) for i in range(games)]
     n = len(arena.seats)
@@ -299,14 +304,14 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None,
             )
 
     if jobs == 1 or games < 4:
-        _init(game, seats, no_line, other)
+        _init(game, seats, no_line, other, makers)
         for k, job in enumerate(work):
             add(k, _one(job))
             progress(k + 1)
     else:
         ctx = multiprocessing.get_context("fork")
         chunk = max(1, min(50, games // (jobs * 8)))
-        init = (game, seats, no_line, other)
+        init = (game, seats, no_line, other, makers)
         with ctx.Pool(jobs, initializer=_init, initargs=init) as pool:
             for k, result in enumerate(pool.imap(_one, work, chunksize=chunk)):
                 add(k, result)
