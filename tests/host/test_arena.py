@@ -97,9 +97,10 @@ def test_the_docs_figures_and_plot_come_from_the_kept_arena_runs():
     with open(arena_figures.FIGURES, encoding="utf-8") as f:
         kept = json.load(f)
     assert len(kept) == len(arena_figures.RUNS)
-    for (game, seats, games, no_line), got in zip(arena_figures.RUNS, kept):
+    for (game, seats, games, no_line, versus), got in zip(arena_figures.RUNS, kept):
         assert got["game"] == game and [s["bot"] for s in got["seats"]] == seats.split(",")
         assert got["games"] == games and bool(got.get("no_line")) == no_line
+        assert got.get("paired", {}).get("b") == versus
     with open(arena_figures.PLOT, encoding="utf-8") as f:
         assert f.read() == arena_figures.plot(kept)  # the plot drawn from them, as kept
     with open(os.path.join(os.path.dirname(arena_figures.FIGURES), "bots.md"), encoding="utf-8") as f:
