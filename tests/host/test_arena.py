@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from ludus_host.bots.arena import Arena, play_games, wilson
+from ludus_host.bots.arena import Arena, paired_difference, play_games, wilson
 
 pytestmark = pytest.mark.cpython_only
 
@@ -97,9 +97,10 @@ def test_the_docs_figures_and_plot_come_from_the_kept_arena_runs():
     with open(arena_figures.FIGURES, encoding="utf-8") as f:
         kept = json.load(f)
     assert len(kept) == len(arena_figures.RUNS)
-    for (game, seats, games, no_line), got in zip(arena_figures.RUNS, kept):
+    for (game, seats, games, no_line, versus), got in zip(arena_figures.RUNS, kept):
         assert got["game"] == game and [s["bot"] for s in got["seats"]] == seats.split(",")
         assert got["games"] == games and bool(got.get("no_line")) == no_line
+        assert got.get("paired", {}).get("b") == versus
     with open(arena_figures.PLOT, encoding="utf-8") as f:
         assert f.read() == arena_figures.plot(kept)  # the plot drawn from them, as kept
     with open(os.path.join(os.path.dirname(arena_figures.FIGURES), "bots.md"), encoding="utf-8") as f:
@@ -107,3 +108,91 @@ def test_the_docs_figures_and_plot_come_from_the_kept_arena_runs():
     for got in kept:
         if got["games"] == 10000:  # every 10,000-game rate the page states is the kept one
             assert "%.1f%%" % (100 * got["seats"][0]["win_rate"]) in page, got["game"]
+
+
+def test_a_paired_run_of_one_bot_against_itself_differs_by_nothing():
+    # the same seeds with the same bot in the seat: every game alike, so the difference is exactly 0
+    for level in ("strong", "random"):
+        out = play_games(
+            "ludo/classic", [level, "random", "random", "random"], 60, seed=3, jobs=1, versus=level
+        )
+        paired = out["paired"]
+        assert paired["a_wins"] == paired["b_wins"] == out["seats"][0]["wins"]
+        assert paired["only_a"] == paired["only_b"] == 0
+        assert paired["difference"] == 0 and paired["ci95"] == [0, 0]
+
+
+def test_a_paired_run_resolves_strong_against_random_and_is_the_same_on_two_cores():
+    one = play_games(
+        "ludo/danish", ["strong", "random", "random", "random"], 120, seed=2, jobs=1, versus="random"
+    )
+    two = play_games(
+        "ludo/danish", ["strong", "random", "random", "random"], 120, seed=2, jobs=2, versus="random"
+    )
+    for k in ("a_wins", "b_wins", "only_a", "only_b", "difference", "ci95"):
+        assert one["paired"][k] == two["paired"][k]
+    paired = one["paired"]
+    assert paired["difference"] == round((paired["a_wins"] - paired["b_wins"]) / 120, 4)
+    assert paired["difference"] == round((paired["only_a"] - paired["only_b"]) / 120, 4)
+    assert paired["ci95"][0] > 0  # the strong bot is better, resolved in 120 pairs
+
+
+def test_paired_difference_interval():
+    assert paired_difference([1, 0, 1, 1], [1, 0, 1, 1]) == (0.0, (0.0, 0.0))
+    mean, (low, high) = paired_difference([1] * 60 + [0] * 40, [0] * 100)
+    assert mean == 0.6 and 0.5 < low < 0.6 < high < 0.7
+
+
+def test_the_reference_ludo_player_is_deterministic_and_plays_legal_moves():
+    from ludus.bots.selfplay import SeededDie
+    from ludus.ludo.game import start_position
+    from ludus_host.bots.reference import ReferenceBot
+
+    game = start_position("classic/4")
+    die = SeededDie(4)
+    bot = ReferenceBot(1, rollouts=4, horizon=1)
+    chosen = 0
+    while chosen < 6 and not game.placed:
+        if game.awaiting_roll():
+            game.apply_roll(die.roll())
+            continue
+        moves = game.legal_moves()
+        m = bot.choose(game)
+        assert m in moves and ReferenceBot(1, rollouts=4, horizon=1).choose(game) == m
+        chosen += len(moves) > 1
+        game.push(m)
+
+
+def test_the_checkers_searcher_plays_legal_moves_the_same_way_each_time():
+    from ludus.checkers.game import start_position
+    from ludus_host.bots.searcher import SearchBot
+
+    for setup in ("2", "4"):
+        game = start_position(setup)
+        for _ in range(12):
+            m = SearchBot(3).choose(game)
+            assert m in game.legal_moves() and SearchBot(3).choose(game) == m
+            game.push(m)
+    out = play_games("checkers/2", ["searcher", "greedy"], 2, jobs=1)
+    assert out["unfinished"] == 0 and out["seats"][0]["mean_decision_ms"] is not None
+
+
+def test_the_learned_ludo_evaluation_is_fitted_the_same_way_each_time():
+    pytest.importorskip("numpy")
+    from ludus.bots.selfplay import SeededDie
+    from ludus.ludo.game import start_position
+    from ludus_host.bots import learn
+
+    one = learn.solve(*learn.fit("classic", 8, seed=2, progress=False))
+    assert one == learn.solve(*learn.fit("classic", 8, seed=2, progress=False))
+    assert [len(t) for t in one] == [learn.SIZE] * 3
+    game = start_position("danish/4")
+    die = SeededDie(1)
+    bot = learn.LearnedBot(1, one)
+    for _ in range(60):
+        if game.awaiting_roll():
+            game.apply_roll(die.roll())
+        else:
+            m = bot.choose(game)
+            assert m in game.legal_moves()
+            game.push(m)

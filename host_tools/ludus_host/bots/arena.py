@@ -1,7 +1,13 @@
 """Bot against bot: games of Ludo or Chinese Checkers played by the firmware's bots (ludus.bots) with the
 time each decision took, and many seeded games on every core with win rates (`ludus arena`). A game is
 named like a referee preset: `ludo/danish/4`, `ludo/classic` (4 players), `checkers/2`, `checkers/2x3`,
-or `checkers/solo` (one set alone on the board, counted in moves to bring it home)."""
+or `checkers/solo` (one set alone on the board, counted in moves to bring it home).
+
+Paired runs (`versus`): each game is played twice on the same seed, once with the bots as named and once
+with the first entry's bot replaced, the rest alike; the paired difference of the first entry's wins
+says which of the two is better on the same dice, in far fewer games than two separate runs need. In a
+paired Ludo run every seat rolls its own seeded die, so a seat's k-th roll is the same in both games of
+a pair however the moves differ."""
 
 import multiprocessing
 import os
@@ -16,8 +22,15 @@ from ludus.checkers.game import start_position as checkers_start
 from ludus.errors import ConfigError
 from ludus.ludo.game import start_position as ludo_start
 
+from ludus_host.bots.reference import ReferenceBot
+from ludus_host.bots.searcher import SearchBot
+
 LUDO_LEVELS = ("random", "preferred", "strong")
 CHECKERS_LEVELS = ("random", "greedy", "strong")
+# the laptop's own players, for measuring the board's bots (too slow for a Pico): ludus_host.bots.reference
+# and ludus_host.bots.searcher
+HOST_LUDO_LEVELS = ("reference",)
+HOST_CHECKERS_LEVELS = ("searcher",)
 LUDO_ACTIONS = 20000  # a game still going after this many rolls and moves counts as unfinished
 CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
 
@@ -25,21 +38,23 @@ CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
 class Arena:
     """A game name and the bots of its seats (levels in seat order), checked."""
 
-    def __init__(self, game, seats, no_line=False):
+    def __init__(self, game, seats, no_line=False, seat_dice=False, makers=None):
         self.name = game
+        self.makers = makers or {}  # more Ludo levels: level -> a function of the seed making the bot
         self.no_line = no_line
+        self.seat_dice = seat_dice
         parts = game.split("/")
         self.solo = False
         if parts[0] == "ludo" and len(parts) in (2, 3):
             self.kind = "ludo"
             self.spec = parts[1] + "/" + (parts[2] if len(parts) == 3 else "4")
-            levels = LUDO_LEVELS
+            levels = LUDO_LEVELS + HOST_LUDO_LEVELS + tuple(self.makers)
             self.start = ludo_start
         elif parts[0] == "checkers" and len(parts) == 2:
             self.kind = "checkers"
             self.solo = parts[1] == "solo"
             self.spec = "2" if self.solo else parts[1]
-            levels = CHECKERS_LEVELS
+            levels = CHECKERS_LEVELS + HOST_CHECKERS_LEVELS
             self.start = checkers_start
         else:
             raise ConfigError(
@@ -80,6 +95,7 @@ class Arena:
         game = self.start(self.spec)
         game.max_undo = 0
         die = SeededDie(game_seed)
+        dice = [SeededDie((game_seed * 8 + k) * 2654435761 & 0x3FFFFFFF) for k in range(4)]
         n = self.players
         # seat k of the game (in game.seats order) is played by entry (k - rot) % n of self.seats
         entry_of = {}
@@ -87,7 +103,10 @@ class Arena:
         for k, s in enumerate(game.seats):
             e = (k - rot) % n
             entry_of[s] = e
-            bots[s] = bot_for(self.seats[e], game_seed + 7 * k + 1)
+            level = self.seats[e]
+            maker = self.makers.get(level)
+            seed = game_seed + 7 * k + 1
+            bots[s] = maker(seed) if maker is not None else _ludo_bot(level, seed)
         spent = [0.0] * n
         counts = [0] * n
         moves = [0] * n
@@ -96,7 +115,7 @@ class Arena:
             if game.phase == 3 or game.placed:
                 break
             if game.awaiting_roll():
-                game.apply_roll(die.roll())
+                game.apply_roll(dice[game.turn].roll() if self.seat_dice else die.roll())
                 continue
             s = game.turn
             e = entry_of[s]
@@ -118,6 +137,7 @@ class Arena:
             game = _alone(game)
         rngs = [Lcg(game_seed + k) for k in range(max(n, 1))]
         strong = [StrongBot(game_seed + 11 * k + 1, line=not self.no_line) for k in range(max(n, 1))]
+        searchers = {e: SearchBot(game_seed + 13 * e + 1) for e in range(n) if self.seats[e] == "searcher"}
         spent = [0.0] * n
         counts = [0] * n
         moves = [0] * n
@@ -136,6 +156,8 @@ class Arena:
                 m = strong[e].choose(game)
             elif level == "greedy":
                 m = choose_move(game, rngs[e])
+            elif level == "searcher":
+                m = searchers[e].choose(game)
             else:
                 legal = game.legal_moves()
                 m = legal[rngs[e].randrange(len(legal))]
@@ -153,6 +175,12 @@ class Arena:
             return -1, 0, spent, counts
         e = (placed[0] - rot) % n
         return e, moves[e], spent, counts
+
+
+def _ludo_bot(level, seed):
+    if level == "reference":
+        return ReferenceBot(seed)
+    return bot_for(level, seed)
 
 
 def _alone(game):
@@ -186,23 +214,49 @@ def wilson(wins, games, z=1.96):
 
 
 _ARENA = None
+_VERSUS = None
 
 
-def _init(game, seats, no_line=False):
-    global _ARENA
-    _ARENA = Arena(game, seats, no_line=no_line)
+def _init(game, seats, no_line=False, versus=None, makers=None):
+    # versus: the second bots of a paired run (all seats), or None
+    global _ARENA, _VERSUS
+    _ARENA = Arena(game, seats, no_line=no_line, seat_dice=versus is not None, makers=makers)
+    _VERSUS = None if versus is None else Arena(game, versus, no_line=no_line, seat_dice=True, makers=makers)
 
 
 def _one(job):
     index, seed = job
     assert _ARENA is not None
-    return _ARENA.play(index, seed)
+    if _VERSUS is None:
+        return _ARENA.play(index, seed)
+    return _ARENA.play(index, seed), _VERSUS.play(index, seed)
 
 
-def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None):
+def paired_difference(a, b, z=1.96):
+    """The paired difference of two 0/1 lists (the first entry's wins with bot A and with bot B on the
+    same seeds): (mean of a[i] - b[i], (low, high) its normal 95% interval)."""
+    n = len(a)
+    if n == 0:
+        return 0.0, (-1.0, 1.0)
+    d = [x - y for x, y in zip(a, b)]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 1.0
+    half = z * (var / n) ** 0.5
+    return mean, (max(-1.0, mean - half), min(1.0, mean + half))
+
+
+def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None, versus=None, makers=None):
     """Play `games` games of `game` (a name Arena takes) with the bots `seats`; progress on stderr. The
-    summary dict the JSON line carries."""
-    arena = Arena(game, seats, no_line=no_line)  # checked here, so a bad name fails before any worker
+    summary dict the JSON line carries. With `versus` (a level), each game is played again on the same
+    seed with the first entry's bot replaced by that level, and the summary gains `paired`: the
+    first entry's wins with each bot, the games only one of them won, and the paired difference of win
+    rates (A minus B) with its 95% interval. `makers` adds Ludo levels: {level: a function of the seed
+    that makes the bot} (the workers are forked, so it need not pickle)."""
+    other = None
+    if versus is not None:
+        other = [versus] + list(seats[1:])
+        Arena(game, other, no_line=no_line, makers=makers)  # checked here too
+    arena = Arena(game, seats, no_line=no_line, seat_dice=other is not None, makers=makers)
     jobs = jobs or os.cpu_count() or 1
     work = [(i, seed) for i in range(games)]
     n = len(arena.seats)
@@ -211,12 +265,21 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None)
     counts = [0] * n
     finish = []
     unfinished = 0
+    first_a = [0] * games
+    first_b = [0] * games
+    b_spent = [0.0, 0]
     start = time.perf_counter()
     last = 0.0
     label = label or game
 
-    def add(result):
+    def add(k, result):
         nonlocal unfinished
+        if other is not None:
+            result, rb = result
+            first_a[k] = 1 if result[0] == 0 else 0
+            first_b[k] = 1 if rb[0] == 0 else 0
+            b_spent[0] += rb[2][0]
+            b_spent[1] += rb[3][0]
         winner, moves, s, c = result
         if winner < 0:
             unfinished += 1
@@ -234,22 +297,25 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None)
         if final or now - last >= 1.0:
             last = now
             print(
-                "arena %s: %d/%d games, %.0f s" % (label, done, games, now - start),
+                "arena %s: %d/%d games%s, %.0f s"
+                % (label, done, games, " (each twice)" if other else "", now - start),
                 file=sys.stderr,
                 flush=True,
             )
 
     if jobs == 1 or games < 4:
-        for k, job in enumerate(work, 1):
-            add(arena.play(*job))
-            progress(k)
+        _init(game, seats, no_line, other, makers)
+        for k, job in enumerate(work):
+            add(k, _one(job))
+            progress(k + 1)
     else:
         ctx = multiprocessing.get_context("fork")
         chunk = max(1, min(50, games // (jobs * 8)))
-        with ctx.Pool(jobs, initializer=_init, initargs=(game, seats, no_line)) as pool:
-            for k, result in enumerate(pool.imap_unordered(_one, work, chunksize=chunk), 1):
-                add(result)
-                progress(k)
+        init = (game, seats, no_line, other, makers)
+        with ctx.Pool(jobs, initializer=_init, initargs=init) as pool:
+            for k, result in enumerate(pool.imap(_one, work, chunksize=chunk)):
+                add(k, result)
+                progress(k + 1)
     progress(games, final=True)
     out = {"game": game, "games": games, "seed": seed, "unfinished": unfinished, "seats": []}
     if no_line:
@@ -265,6 +331,23 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None)
                 "mean_decision_ms": round(1000 * spent[i] / counts[i], 3) if counts[i] else None,
             }
         )
+    if other is not None:
+        diff, (low, high) = paired_difference(first_a, first_b)
+        bw = sum(first_b)
+        blow, bhigh = wilson(bw, games)
+        out["paired"] = {
+            "a": seats[0],
+            "b": versus,
+            "a_wins": sum(first_a),
+            "b_wins": bw,
+            "b_win_rate": round(bw / games, 4),
+            "b_ci95": [round(blow, 4), round(bhigh, 4)],
+            "b_mean_decision_ms": round(1000 * b_spent[0] / b_spent[1], 3) if b_spent[1] else None,
+            "only_a": sum(1 for x, y in zip(first_a, first_b) if x > y),
+            "only_b": sum(1 for x, y in zip(first_a, first_b) if y > x),
+            "difference": round(diff, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+        }
     if arena.solo:
         out["moves_to_finish"] = (
             {"mean": round(sum(finish) / len(finish), 2), "min": min(finish), "max": max(finish)}
