@@ -586,7 +586,7 @@ def restore_figures(board_name, game, start, actions, mode, emulation=None):
     unfinished = journal_game(start, actions, seed=1)
     finished = journal_game(start, None, seed=3) if start.startswith("ludo") else None
     games = [finished, unfinished] if finished is not None else [unfinished]
-    image = os.path.join(ROOT, "build", "pico-bench", "restore-%s.journal" % board_name)
+    image = tree + ".journal"  # (beside the process's own tree: runs at once kept apart)
     with open(image, "wb") as f:
         f.write(journal_image(games, blocks=config["journal_kb"] // 4))
     with pico.booted_pico(tree, load_board(board_name), config, **(emulation or {})) as emu:
