@@ -38,8 +38,9 @@ WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a col
 # 32 KB it still fell inside busy ticks when a table played without pause, and took them past 20 ms
 GC_THRESHOLD = const(65536)
 GC_AFTER_MS = const(40)  # an idle tick this long after the last busy one collects what it left...
-GC_ROOM_US = const(3000)  # ...if it has used less than this so far (a collection takes 8-14 ms),
-GC_LATE_MS = const(200)  # ...and this long after it in any case
+GC_ROOM_US = const(2000)  # ...if it has used less than this so far (a collection takes 8-14 ms),
+GC_LATE_MS = const(200)  # ...and this long after it if it has used less than GC_LATE_ROOM_US (a
+GC_LATE_ROOM_US = const(6000)  # board whose sensors take longer to read), never beside a referee's work
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
 # blocks the journal keeps erased while no game is played: a whole game's writes (a long four-player
 # Ludo game fills about 3) then never wait for an erase, which stalls the CPU 45 ms
@@ -346,7 +347,8 @@ class Device:
                 self.dirty_heap
                 and not erased
                 and idle >= GC_AFTER_MS
-                and (idle >= GC_LATE_MS or (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US)
+                and ((p.ticks_us() - t0) & _TICKS_MASK)
+                < (GC_LATE_ROOM_US if idle >= GC_LATE_MS else GC_ROOM_US)
             ):
                 self._collect()
             elif self.free_due and not erased and (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US:
