@@ -38,7 +38,7 @@ def _bitstream():
 
 
 def _dma():
-    from ludus.hw.pico import led_frames
+    from ludus.hw.pico_boot import led_frames
     from ludus.hw.pixels import Pixels
 
     frames = led_frames(LED_PIN)

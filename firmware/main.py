@@ -5,9 +5,9 @@ does it) stops it and leaves the REPL to you; so does holding the die button dow
 the firmware is not started at all (no watchdog runs)."""
 
 try:
-    from ludus.hw.pico import held_at_power_up
+    from ludus.runtime import transient
 
-    _held = held_at_power_up()
+    _held = transient("ludus.hw.pico_boot").held_at_power_up()  # (not kept: boot-time code)
 except Exception:  # (a missing or damaged file: said below)
     _held = False
 

@@ -6,10 +6,13 @@ from config.json and runs it; tests run it with the fakes of ludus.hw.fake.
     while True:
         app.step(time.ticks_ms())    # once per tick (>= 50 Hz)
 
-Each step reads every sensor, polls the button, ticks the referee, writes every new action of the game
-to the journal (rolls and moves, undos, a game's start and end, in that order), reports each event as a
-JSON line through `out`, sounds the cue for it, and renders the LED frame when the scene changed or
-a pattern may have moved (every FRAME_MS), sending it only when it differs from the last one sent."""
+Each step reads every sensor, polls the button, ticks the referee and renders the LED frame when the
+scene changed or a pattern may have moved (every FRAME_MS), sending it only when it differs from the
+last one sent. What the referee did is booked at the start of the next step, before the referee ticks
+again: every new action written to the journal (rolls and moves, undos, a game's start and end, in
+that order), each event reported as a JSON line through `out` and its cue sounded. A tick thus holds
+the referee's work or its bookkeeping, seldom both (docs/firmware.md, "A tick's budget"); `flush()`
+books at once, before anything else reads the journal."""
 
 import json
 from array import array
@@ -31,7 +34,10 @@ class App:
     event. seed: the dice seed (None: drawn per game from os.urandom). finished(record): called with
     each game's record as it ends, after the journal has it (the device's season, ludus.device).
     calibration: an analog board's ludus.sensing.calibration.Calibration. feed: called now and then
-    while an unfinished game is restored (the watchdog's feed)."""
+    while an unfinished game is restored (the watchdog's feed). supply: the supply-sense pin, or None.
+    clock: a microsecond clock (time.ticks_us) that times each step's parts into `parts`: the
+    bookkeeping, the referee, the frame (0s without one). restore: False when the caller restores
+    the journal's game itself (ludus.startup.build_app, which has the restore's code loaded)."""
 
     def __init__(
         self,
@@ -48,6 +54,8 @@ class App:
         calibration=None,
         feed=None,
         supply=None,
+        clock=None,
+        restore=True,
     ):
         self.board = board
         self.sensors = sensors
@@ -102,35 +110,62 @@ class App:
         self.unkept = False  # the journal refused a write of this game (full): said once
         if feed is not None:
             feed()  # (a referee takes about a second to build on a Pico)
-        if journal.unfinished():
+        if restore and journal.unfinished():
             # the unfinished game, streamed from flash into the record and replayed, the watchdog
             # fed as it goes (docs/journal.md, "Restoring"); an error here ends it as unrestorable
             # (ludus.device)
             transient("ludus.startup").restore(self, journal, feed)
+        # (after the restore, which needs the heap in one piece more than these do)
+        self.clock = clock
+        self.parts = array("l", (0, 0, 0))  # the last step's us: bookkeeping, referee, frame
 
     def step(self, now_ms):
         """One tick of the board. True if anything happened (an event, the scene changed)."""
+        clock = self.clock
+        parts = self.parts
+        t0 = clock() if clock is not None else 0
+        ref = self.referee
+        booked = bool(ref.events) or self.start_due is not None
+        if booked:
+            self.flush(now_ms)
+        t1 = clock() if clock is not None else 0
+        parts[0] = (t1 - t0) & _TICKS_MASK
         self.sensors.read(self.levels)
         if self.chained and (self.sensors.broken or self.cut):
             if self._chain_cut():
-                return False
+                parts[1] = parts[2] = 0
+                return booked
         supply = self.supply
         if supply is not None and supply.value() != self.external:
             self._power(supply.value(), now_ms)
-        ref = self.referee
-        changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms))
-        # the frame first, then the bookkeeping (a move's record, the journal, the USB lines): the
-        # players see the board answer before the flash and the link are written
+        # (a tick that booked leaves the referee's own deferred work to the next: ludus.referee.core)
+        changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms), not booked)
+        t2 = clock() if clock is not None else 0
+        parts[1] = (t2 - t1) & _TICKS_MASK
+        # the frame in this tick, the bookkeeping (the journal, the USB lines) in the next: the
+        # players see the board answer at once, and a move's tick does not also write the flash
         if changed or (now_ms - self.last_frame) & _TICKS_MASK >= FRAME_MS:
             frame = self.frame
             ref.render(now_ms, frame)
             self.last_frame = now_ms
-            # sent only when it differs: machine.bitstream holds interrupts off 3.8 ms per frame
+            # sent only when it differs (by DMA it costs the CPU 0.4 ms; by bitstream 3.8 ms with
+            # interrupts off)
             if changed or frame != self.sent:
                 self.pixels.write(frame)
                 self.sent[:] = frame
+        parts[2] = ((clock() if clock is not None else 0) - t2) & _TICKS_MASK
+        if self.buzzer is not None:
+            self.buzzer.tick(now_ms)
+        return bool(changed or booked or ref.events)
+
+    def flush(self, now_ms):
+        """Book what the referee did since the last booking: the journal brought up to the game
+        record, each event said and its cue sounded, a finished game handed on. The device calls it
+        before a link command (which may read the journal or rebuild the app)."""
+        ref = self.referee
+        # (taking them writes a committed move's text into the record: GameRecord.defer_move)
         events = ref.take_events() if ref.events else None
-        if self.start_due is not None:  # (the start of the game begun last tick, and what followed)
+        if self.start_due is not None:  # (the start of the game begun earlier, and what followed)
             self._keep(())
         if events:
             ended = self._keep(events)
@@ -140,9 +175,6 @@ class App:
                     self._cue(ev, now_ms)
             if ended and self.finished is not None:
                 self.finished(ref.record)
-        if self.buzzer is not None:
-            self.buzzer.tick(now_ms)
-        return bool(changed or events)
 
     def _chain_cut(self):
         # True while the sensor chain reads broken: no reading of it is a board's, so the referee is

@@ -5,6 +5,7 @@ ludus.device calls it; the table itself is ludus.ludo.season's.
     kind = count(files, "danish", record, game)   # "game", "playoff", or None (not this season's)
     sync(files, "danish", journal)                # at boot: a game the power cut before it was counted
     load(files, "danish")                         # the season as kept (a new one if there is none)
+    report(device, "count", record, game)         # one of those for the device, its outcome said
 
 files: read_file(name) -> text or None, write_file(name, text) (whole or not at all), path(name).
 A file that cannot be read, or a season of another rule set, is kept under a name of its own
@@ -134,3 +135,35 @@ def sync(files, rules, journal):
         return _count(files, rules, state["start"], key, players, result, seats, notes, at)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None, None, None
+
+
+def report(device, how, *args):
+    """`how` ("count", "sync" or "abandoned") run for the device (ludus.device) on its files and its
+    season's rules, and said as a `season` event; a failure is a fault, never the loop's end (the
+    game is in the journal, and `ludus games` fetches it)."""
+    rules = device.config["season"]
+    try:
+        kind, season, note = _COUNTINGS[how](device.platform, rules, *args)
+    except Exception as exc:
+        device._fault("season", "the game could not be counted in the season: %s" % (exc,))
+        return
+    if note:
+        device._fault("season", note)
+    if kind is not None:
+        table = season.result()
+        top = table["standings"][0] if table["standings"] else None
+        device._say(
+            {
+                "event": "season",
+                "rules": rules,
+                "counted": kind,
+                "games": table["games"],
+                "leader": top["player"] if top else None,
+                "points": top["points"] if top else 0,
+                "champion": table["champion"],
+                "ties": table["ties"],
+            }
+        )
+
+
+_COUNTINGS = {"count": count, "sync": sync, "abandoned": abandoned}  # type: dict

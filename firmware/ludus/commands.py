@@ -77,9 +77,7 @@ def new_game(device, cmd, link):
         record = ref.record
         if _in_play(ref) and record.actions and device.config["season"]:
             # the season shows it: a game given up half way is not a game nobody played
-            device._season(
-                lambda files, rules: transient("ludus.club").abandoned(files, rules, record, ref.game)
-            )
+            transient("ludus.club").report(device, "abandoned", record, ref.game)
         record = None
     ref = None
     keep(device, "game", game)  # (a power cut comes back to this game)
@@ -397,7 +395,9 @@ def stats(device, cmd, link):
     if s["ticks"] < 1024 and s["ticks"]:
         s["mean_us"] = s["window_us"] // s["ticks"]
     del s["window_us"]
-    s["worst_step_us"], s["worst_rest_us"] = device.worst_parts
+    parts = device.worst_parts
+    s["worst_book_us"], s["worst_referee_us"], s["worst_frame_us"], s["worst_rest_us"] = parts
+    s["worst_step_us"] = s["worst_us"] - parts[3]
     j = device.journal
     journal = None
     if j is not None:

@@ -9,7 +9,7 @@ Boot reads config.json (a fault is reported, shown, and its default used), loads
 definition, builds the drivers, runs the self-test (an LED sweep, every sensor channel read), opens
 the journal and restores an unfinished game. The loop then ticks every TICK_MS under the watchdog.
 An exception in the loop is reported with its traceback, shown on the LEDs, and the loop starts
-again from the journal; more than MAX_FAULTS in FAULT_WINDOW_MS, or a board that cannot start at
+again from the journal; more than five in a minute (ludus.recovery), or a board that cannot start at
 all, leaves the device in safe mode: the link still answers, the LEDs show the error, the reason is
 repeated on USB. Only Ctrl-C (mpremote) or a command ends the loop, into the REPL."""
 
@@ -20,7 +20,7 @@ import sys
 from array import array
 from binascii import hexlify
 
-from ludus.heap import collect, drop_chain, lead_collections
+from ludus.heap import collect, drop_chain
 from ludus.link import Link
 from ludus.runtime import CODE_IN_RAM, MICROPYTHON, const, mem_free, transient
 
@@ -33,21 +33,18 @@ TICK_MS = const(20)  # 50 ticks a second
 # the next tick at once: a lifted piece waits at most this long to be seen, not a whole tick
 SCAN_MS = const(5)
 WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a collection (19 ms)
-MAX_FAULTS = const(5)
-FAULT_WINDOW_MS = const(60000)
-SAFE_REPEAT_MS = const(10000)  # safe mode says why this often
 # MicroPython's own collection once this much is allocated since the last: a backstop only. The loop
 # collects after each burst (GC_AFTER_MS), and a four-player game's burst leaves 10 KB at most; at
 # 32 KB it still fell inside busy ticks when a table played without pause, and took them past 20 ms
 GC_THRESHOLD = const(65536)
 GC_AFTER_MS = const(40)  # an idle tick this long after the last busy one collects what it left...
-GC_ROOM_US = const(3000)  # ...if it has used less than this so far (a collection takes 8-14 ms),
-GC_LATE_MS = const(200)  # ...and this long after it in any case
+GC_ROOM_US = const(2000)  # ...if it has used less than this so far (a collection takes 8-14 ms),
+GC_LATE_MS = const(200)  # ...and this long after it if it has used less than GC_LATE_ROOM_US (a
+GC_LATE_ROOM_US = const(6000)  # board whose sensors take longer to read), never beside a referee's work
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
 # blocks the journal keeps erased while no game is played: a whole game's writes (a long four-player
 # Ludo game fills about 3) then never wait for an erase, which stalls the CPU 45 ms
 JOURNAL_AHEAD = const(4)
-ERROR_GRB = b"\x00\x60\x00"  # red, as G R B (ludus.startup marks a failed self-test's cells so too)
 _BITES_CLEAR_MS = const(10000)  # a loop running this long counts the watchdog's resets afresh
 # the commands of ludus.commands (settings and what the board keeps), loaded for each use in files mode
 # the commands the device answers itself, often (a mirror polls them); ludus.commands has the rest
@@ -89,7 +86,8 @@ class Stop(Exception):
 
 
 def _trace(exc):
-    # the traceback as text (sys.print_exception on MicroPython, traceback on CPython)
+    # the traceback as text (sys.print_exception on MicroPython, traceback on CPython); here, not in
+    # ludus.recovery: a module loaded while a failed build's garbage fills the heap breaks it up
     buf = io.StringIO()
     printer = getattr(sys, "print_exception", None)
     if printer is not None:
@@ -134,7 +132,9 @@ class Device:
             "free_low": 0,  # the least heap left after a collection (0: none yet)
         }
         self.idle_since = 0
-        self.worst_parts = array("l", (0, 0))  # the worst tick: its step's us, the rest's (stats)
+        # the worst tick's us (stats): its step's bookkeeping, referee and frame (ludus.app.App.parts),
+        # then the rest (the link, the idle work: an erase, a collection)
+        self.worst_parts = array("l", (0, 0, 0, 0))
         self.dirty_heap = False  # a busy tick since the last collection (it allocated)
         self.free_due = False  # a collection done: the heap it left is counted in a later idle tick
         self.config = None
@@ -184,55 +184,33 @@ class Device:
                 "journal",
                 "the journal's flash cannot be used (%s): games will not survive a power cut" % (exc,),
             )
-            self.journal = Journal(_RamFlash())
+            self.journal = Journal(transient("ludus.recovery").RamFlash())
 
-    def _build_app(self, retry=True, order=None):
-        # order: ludus.startup's collection_order, when the boot (which has it loaded) builds the app
+    def _build_app(self):
+        # the loop built again (a new game, a restart after a crash): ludus.startup's work
+        transient("ludus.startup").build_app(self)
+
+    def _make_app(self, calibration):
+        # the app on this device's drivers (ludus.startup.build_app, which handles what goes wrong)
         from ludus.app import App
 
         hw = self.hw
-        self.app = None
-        gc.collect()
-        self._feed()
-        try:
-            self.app = App(
-                self.config,
-                self.board,
-                hw["sensors"],
-                hw["button"],
-                hw["pixels"],
-                self.journal,
-                buzzer=hw["buzzer"],
-                out=self.out,
-                seed=self.seed,
-                finished=self._finished,
-                calibration=transient("ludus.startup").calibration(self)
-                if self.board.sensor_kind == "analog"
-                else None,
-                feed=self._feed,
-                supply=hw.get("supply"),
-            )
-        except Exception as exc:
-            # the journal's game cannot be restored (flash damage its checksums missed, a record
-            # another firmware wrote): it is ended and kept, and the board starts afresh, once
-            if retry and self.journal.unfinished():
-                why = "the unfinished game cannot be restored (%s): it is ended" % (exc,)
-                self._fault("journal", why, _trace(exc))
-                self.journal.end(json.dumps("unrestorable"))
-                self._build_app(False, order)
-                return
-            # the configuration's game on this board cannot be refereed
-            self._enter_safe("the game cannot start: %s" % (exc,), exc)
-            return
-        self.override = None
-        self.safe = None
-        self.dirty_heap = True
-        self.builds += 1
-        if self.hooks is not None:
-            self.hooks.attach(self.app.referee)
-        # the modules this game runs on are all loaded now: the order its collections mark them in
-        # (about 40 ms on the RP2040, here where a tick's time is not counted)
-        lead_collections((order or transient("ludus.startup").collection_order)())
+        return App(
+            self.config,
+            self.board,
+            hw["sensors"],
+            hw["button"],
+            hw["pixels"],
+            self.journal,
+            buzzer=hw["buzzer"],
+            out=self.out,
+            seed=self.seed,
+            finished=self._finished,
+            calibration=calibration,
+            feed=self._feed,
+            supply=hw.get("supply"),
+            restore=False,
+        )
 
     # ---- the club's season --------------------------------------------------------------------------
 
@@ -240,34 +218,7 @@ class Device:
         # a game has ended and the journal has it: counted into the season kept on the board
         if self.config["season"]:
             game = self.app.referee.game if self.app is not None else None
-            self._season(lambda files, rules: transient("ludus.club").count(files, rules, record, game))
-
-    def _season(self, counting):
-        # counting(files, rules) -> (kind, season, note): said as a `season` event; a failure is a
-        # fault, never the loop's end (the game is in the journal, and `ludus games` fetches it)
-        rules = self.config["season"]
-        try:
-            kind, season, note = counting(self.platform, rules)
-        except Exception as exc:
-            self._fault("season", "the game could not be counted in the season: %s" % (exc,))
-            return
-        if note:
-            self._fault("season", note)
-        if kind is not None:
-            table = season.result()
-            top = table["standings"][0] if table["standings"] else None
-            self._say(
-                {
-                    "event": "season",
-                    "rules": rules,
-                    "counted": kind,
-                    "games": table["games"],
-                    "leader": top["player"] if top else None,
-                    "points": top["points"] if top else 0,
-                    "champion": table["champion"],
-                    "ties": table["ties"],
-                }
-            )
+            transient("ludus.club").report(self, "count", record, game)
 
     # ---- the loop ----------------------------------------------------------------------------------
 
@@ -310,26 +261,7 @@ class Device:
         except BaseException as exc:  # Ctrl-C, `stop`, SystemExit: the REPL gets the board
             if not isinstance(exc, (KeyboardInterrupt, SystemExit, Stop)):
                 raise  # (a test platform's reset or end of time: a real machine.reset() never returns)
-            p.stop_watchdog()
-            p.alive(False)
-            why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "the stop command"
-            journal = self.journal
-            if journal is not None and journal.unfinished():
-                # the REPL can read the journal's flash, the dice seed with it: the game's record
-                # notes it, and its restore re-commits the dice (docs/dice-and-records.md, "The REPL")
-                try:
-                    journal.note(json.dumps({"stopped": why}))
-                except Exception:  # (the REPL all the same: the restore re-commits in any case)
-                    pass
-            self._say(
-                {
-                    "event": "stopped",
-                    "why": why,
-                    "message": "the REPL has the board; machine.reset() starts the firmware again",
-                }
-            )
-            if self.writer is not None:
-                self.writer.drain(500)
+            transient("ludus.recovery").stopped(self, exc)
             raise
 
     def _loop(self, wdt):
@@ -381,6 +313,7 @@ class Device:
         cmd = self.link.poll()
         served = cmd is not None
         if served:
+            self.app.flush(now)  # (the command sees the game booked: the journal, the events said)
             self._command(cmd)
             busy = True
         writer = self.writer
@@ -414,7 +347,8 @@ class Device:
                 self.dirty_heap
                 and not erased
                 and idle >= GC_AFTER_MS
-                and (idle >= GC_LATE_MS or (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US)
+                and ((p.ticks_us() - t0) & _TICKS_MASK)
+                < (GC_LATE_ROOM_US if idle >= GC_LATE_MS else GC_ROOM_US)
             ):
                 self._collect()
             elif self.free_due and not erased and (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US:
@@ -433,11 +367,13 @@ class Device:
                 stats["command_worst_us"] = spent
         elif spent > stats["worst_us"]:
             stats["worst_us"] = spent
-            # where the worst tick's time went: the app's step, then the rest (the events out, the
-            # idle work: an erase, a collection); in place, so that a tick allocates nothing
+            # where the worst tick's time went, in place, so that a tick allocates nothing
             worst = self.worst_parts
-            worst[0] = (t1 - t0) & _TICKS_MASK
-            worst[1] = spent - worst[0]
+            parts = self.app.parts if self.app is not None else worst
+            worst[0] = parts[0]
+            worst[1] = parts[1]
+            worst[2] = parts[2]
+            worst[3] = spent - ((t1 - t0) & _TICKS_MASK)
 
     def _collect(self):
         # A collection takes 8-13 ms with ~100-170 KB live on the RP2040 (ludus.heap.collect: twice
@@ -469,57 +405,18 @@ class Device:
 
     def _crashed(self, exc):
         # reported, shown, and the loop rebuilt from the journal (which kept the game)
-        p = self.platform
-        now = p.ticks_ms()
         self.app = None  # (first: a MemoryError's report needs the heap the app held)
         gc.collect()
-        self._fault("loop", "%s: %s" % (type(exc).__name__, exc), _trace(exc))
-        self.faults = [t for t in self.faults if (now - t) & _TICKS_MASK < FAULT_WINDOW_MS]
-        self.faults.append(now)
-        self.app = None
-        gc.collect()
-        if len(self.faults) > MAX_FAULTS:
-            self._enter_safe(
-                "%d faults in %d s: the loop is not restarted" % (len(self.faults), FAULT_WINDOW_MS // 1000),
-                exc,
-            )
-            return
-        self._show_error(500)
-        if self.hw is not None and self.board is not None:
-            self._open_journal()
-            self._build_app()
-        else:
-            self._enter_safe("no board to run", exc)
+        transient("ludus.recovery").crashed(self, exc)
 
     def _safe_loop(self, wdt):
-        # the link and the error pattern only: the reason said again every SAFE_REPEAT_MS
-        p = self.platform
-        said = p.ticks_ms() - SAFE_REPEAT_MS
-        while self.safe is not None:
-            now = p.ticks_ms()
-            if (now - said) & _TICKS_MASK >= SAFE_REPEAT_MS:
-                said = now
-                try:
-                    self._say(
-                        {
-                            "event": "safe_mode",
-                            "error": self.safe,
-                            "help": 'fix it (ludus config, ludus flash), then send {"cmd": "reset"}',
-                        }
-                    )
-                except MemoryError:  # (said again in 10 s: safe mode must not fail on what it says)
-                    pass
-            if self.link is not None:
-                cmd = self.link.poll()
-                if cmd is not None:
-                    self._command(cmd)
-            if self.writer is not None:
-                self.writer.flush()
-            self._error_frame(now)
-            wdt.feed()
-            p.sleep_ms(TICK_MS * 5)
+        # the link and the error pattern only, the reason said again now and then
+        transient("ludus.recovery").safe_loop(self, wdt)
 
     # ---- errors ------------------------------------------------------------------------------------
+
+    def _trace(self, exc):
+        return _trace(exc)
 
     def _fault(self, where, message, trace=None):
         ev = {"event": "fault", "where": where, "error": message}
@@ -532,28 +429,9 @@ class Device:
         self.app = None
         self._fault("safe_mode", reason, _trace(exc) if exc is not None else None)
 
-    def _error_frame(self, now):
-        # every fourth LED red, blinking twice a second: unlike anything a game shows; in recovery
-        # (a game kept, not restored) amber, once a second
-        half = 500 if self.recovery else 250
-        hw = self.hw
-        if hw is None or self.board is None:
-            self.platform.alive((now // half) & 1)
-            return
-        frame = bytearray(3 * self.board.led_count)
-        if (now // half) & 1:
-            for led in range(0, self.board.led_count, 4):
-                # (amber in recovery: a game kept but not restored)
-                frame[3 * led : 3 * led + 3] = b"\x30\x60\x00" if self.recovery else ERROR_GRB
-        hw["pixels"].write(frame)
-
     def _show_error(self, ms):
-        p = self.platform
-        end = p.ticks_ms() + ms
-        while ((end - p.ticks_ms() + 0x20000000) & _TICKS_MASK) - 0x20000000 > 0:
-            self._error_frame(p.ticks_ms())
-            self._feed()
-            p.sleep_ms(50)
+        # the error pattern for ms (ludus.recovery)
+        transient("ludus.recovery").show_error(self, ms)
 
     def _feed(self):
         if self.wdt is not None:
@@ -653,27 +531,6 @@ class Device:
             frame[3 * led : 3 * led + 3] = bytes((rgb[1], rgb[0], rgb[2]))
         self.override.write(frame)
         link.reply(cmd, {"ok": True, "lights": leds})
-
-
-class _RamFlash:
-    # the journal's stand-in when its flash cannot be used: two blocks of RAM, lost at a power cut
-    def __init__(self):
-        self.data = bytearray(b"\xff" * 8192)
-
-    def readblocks(self, n, buf, offset=0):
-        at = 4096 * n + offset
-        buf[:] = self.data[at : at + len(buf)]
-
-    def writeblocks(self, n, buf, offset=0):
-        at = 4096 * n + offset
-        for i in range(len(buf)):
-            self.data[at + i] &= buf[i]
-
-    def ioctl(self, op, arg):
-        if op == 6:  # erase a block
-            self.data[4096 * arg : 4096 * arg + 4096] = b"\xff" * 4096
-            return 0
-        return 2 if op == 4 else 4096 if op == 5 else None
 
 
 class _Idle:

@@ -152,3 +152,69 @@ def test_c_a_game_s_start_reaches_the_journal_at_the_tick_after_it_begins():
     assert app.start_due is None and app.journal.unfinished()
     state = Journal(flash).state()
     assert state is not None and json.loads(state["record"])["start"] == "checkers/2"
+
+
+def _lift_h7_to_h16(table, app, game, binding):
+    # h7 lifted and put on h16, the steps run up to the one whose referee commits the move: the
+    # journal's bytes written and the frames sent before that step are returned
+    names = game.place_names
+    table.put(binding.cells(names.index("h7"))[0], False)
+    table.run(app, 100)
+    table.put(binding.cells(names.index("h16"))[0], True)
+    written = frames = 0
+    while not app.referee.record.actions:
+        assert table.now < 5000, "the move was never committed"
+        written = app.journal.programmed
+        frames = table.strip.frames
+        app.step(table.now)
+        table.now += 10
+    return written, frames
+
+
+def test_d_a_move_s_tick_shows_it_and_the_next_tick_books_it():
+    # the tick that commits a move sends its frame; the journal's write and the events wait for the
+    # next tick, so that no tick holds both the referee's commit and the flash's write
+    flash, table, out, app, game, binding = _set_up()
+    table.run(app, 600)
+    assert app.journal.unfinished()
+    written, frames = _lift_h7_to_h16(table, app, game, binding)
+    assert table.strip.frames == frames + 1  # the move's lights, in its own tick
+    assert app.journal.programmed == written and not _events(out, "move")
+    assert app.referee.events and app.referee.events[-1]["event"] == "move"
+    app.step(table.now)
+    assert app.journal.programmed > written
+    assert [e["move"] for e in _events(out, "move")] == ["h7-h16"]
+    assert not app.referee.events
+    app = None
+    gc.collect()
+    assert list(table.app(flash, []).referee.record.actions) == ["h7-h16"]  # (as a reboot finds it)
+
+
+def test_e_flush_books_at_once_and_the_next_tick_books_nothing_again():
+    # what the device does before a link command: the command sees the journal and the events as
+    # the game stands (a `new_game` command ends the journal's game, which must hold every move)
+    flash, table, out, app, game, binding = _set_up()
+    table.run(app, 600)
+    written, _frames = _lift_h7_to_h16(table, app, game, binding)
+    app.flush(table.now)
+    assert app.journal.programmed > written and len(_events(out, "move")) == 1
+    written = app.journal.programmed
+    table.run(app, 100)
+    assert app.journal.programmed == written and len(_events(out, "move")) == 1
+
+
+def test_f_a_step_times_its_parts_by_the_clock_it_is_given():
+    # the bookkeeping, the referee and the frame (the device's `stats` report the worst tick's)
+    flash, table, out, app, game, binding = _set_up()
+    calls = [0]
+
+    def clock():  # 100 us a reading
+        calls[0] += 100
+        return calls[0]
+
+    app.clock = clock
+    table.run(app, 600)  # (the game begins: events, frames)
+    assert list(app.parts) == [100, 100, 100]
+    app.clock = None
+    app.step(table.now)
+    assert list(app.parts) == [0, 0, 0]

@@ -37,3 +37,25 @@ def test_a_referee_restored_from_the_journal_goes_on_with_the_same_game():
     assert rig.situation() == "idle"
     rig.move("h8", "h17")  # and play goes on
     assert rig.moves()[-1] == "h8-h17"
+
+
+def test_a_record_that_cannot_be_replayed_leaves_no_half_restored_game():
+    # the game in play is dropped before the replay (two games at once need more heap than a long
+    # game leaves in one piece); a replay that fails leaves the board waiting for a setup
+    import json
+
+    from ludus.referee.states import PLAY, SETUP
+    from referee_rig import Rig
+    from support import raises
+
+    rig = Rig("checkers", "checkers")
+    rig.settle()
+    rig.start_at("checkers/2")
+    rig.move("h7", "h16")
+    state = rig.referee.state()
+    record = json.loads(state["record"])
+    record["actions"] = ["h7-h99"]  # (no such move)
+    state["record"] = json.dumps(record)
+    assert rig.referee.phase == PLAY
+    raises(Exception, rig.referee.restore, state)
+    assert rig.referee.phase == SETUP and rig.referee.game is None and rig.referee.record is None

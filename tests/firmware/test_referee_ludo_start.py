@@ -6,6 +6,10 @@ Positions come from docs/ludo.md's rule table; the rigs are in ludo_scenes.py.""
 import ludus.ludo.game as ludo
 from ludo_scenes import at, bases_filled, fresh, game_of, moves_of
 
+# whole Ludo referees, one after another: the unix port's name pool is grown first, inside the 160K
+# budget, rather than mid-test in a heap they have broken up (tests/mpy_runner.py)
+GROW_NAMES = True
+
 # ---- who starts ---------------------------------------------------------------------------------------
 
 

@@ -49,6 +49,7 @@ ALLOWED = {
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "ludus.commands": None,  # the link's settings commands, the device's own (loaded for each use)
     "ludus.startup": None,  # the device's boot and self-test (loaded for the boot)
+    "ludus.recovery": BASE,  # a crash's restart, safe mode, the REPL's hand-over (loaded only then)
     "main": None,  # the entry point wires everything together
     # the test hooks, beside the package on a test build only: they take the device they are given
     "testhooks.ludus_testhooks": BASE | {"ludus.record", "ludus.dice"},
@@ -209,7 +210,13 @@ BUILTIN_MODULES = (
 )  # fmt: skip
 # where one stays inside a function: off the device (the fakes, the laptop's wizard), or the hardware,
 # which only a Pico has, imported once as the drivers are built
-BUILTIN_IN_FUNCTIONS = ("ludus.hw.fake", "ludus.calibrate", "ludus.hw.pico", "ludus.hw.pixels")
+BUILTIN_IN_FUNCTIONS = (
+    "ludus.hw.fake",
+    "ludus.calibrate",
+    "ludus.hw.pico",
+    "ludus.hw.pico_boot",
+    "ludus.hw.pixels",
+)
 
 
 def test_built_in_modules_are_imported_at_the_top_of_a_module():

@@ -220,7 +220,7 @@ def test_the_firmware_knows_its_chip_and_where_its_image_ends_and_ludus_flash_cl
         assert emu.wait(lambda e: e.get("event") == "journal", 60000)["restored"] == 40
         emu.send("\x03")
         out, err = emu.exec(
-            "from ludus.hw.pico import Platform, firmware_end\n"
+            "from ludus.hw.pico import Platform\nfrom ludus.hw.pico_boot import firmware_end\n"
             "p = Platform()\nprint(hex(firmware_end()), p.journal_room_kb(), p.unsupported())"
         )
         assert err == "", err

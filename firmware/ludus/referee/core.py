@@ -167,6 +167,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self.die_seat = -1
         self._started = False
         self._dirty = True
+        self._waited = False  # a scene to compose has waited a tick for a busy one (tick(spare=False))
         # the start the board shows, begun over the next two ticks (ludus.referee.flow._begin_due): in
         # one they took 40 ms on a Pico, twice a loop iteration (docs/firmware.md); its name, then
         # (name, position)
@@ -194,25 +195,38 @@ class Referee(RefereeJudge, RefereeFlow):
 
     # ---- the per-tick entry point -----------------------------------------------------------------
 
-    def tick(self, levels, now_ms, button=NO_PRESS):
+    def tick(self, levels, now_ms, button=NO_PRESS, spare=True):
         """Feed one tick of raw sensor levels (one per channel) and the button event (NO_PRESS,
         SHORT_PRESS, LONG_PRESS). Returns True when the scene changed. Allocates nothing while the
-        board is unchanged and no button is pressed."""
+        board is unchanged and no button is pressed. spare: False when the tick's time is taken
+        already (the firmware's loop wrote the journal and the events in it): the work that waits
+        for a tick of its own then waits one more (the next position's move table, a game's
+        beginning and end, a scene composed later, a bot's turn), and only what the players did is
+        answered (docs/firmware.md, "A tick's budget")."""
         occ = self.occ
         settled = occ.update(levels, now_ms)
         held = False  # (a tick that began or ended a game: its scene at the next tick, below)
+        # a scene left to compose at this tick (a game's beginning or end): one more tick if not
+        # spare, once
+        later = not spare and self._dirty and not self._waited
         if settled:
             sense_changes(occ.settled, self._sense_bufs)  # native code on MicroPython
+            later = False
         elif not self._started:
             self._started = settled = True
             occ.reset(levels, now_ms)  # power-up: believe the pieces on the board at once
             self._sense()
+            later = False
+            held = True  # (its scene at the next tick: with both, the first tick was the longest)
+        elif not spare:
+            pass
         elif self.table is TABLE_DUE:
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         elif self.start_due is not None:
             self._begin_due()
             held = self.start_due is None
-        if self.over_due:  # (before a change is judged: the game is over, and it goes to the setup)
+        # (before a change is judged: the game is over, and it goes to the setup)
+        if self.over_due and (spare or settled):
             self._game_over()
             held = True
         if settled:
@@ -224,17 +238,21 @@ class Referee(RefereeJudge, RefereeFlow):
                 self._detect_start()
         if button and not self.over_due:  # (a press in the tick a game ends: not taken)
             self._button(button)
+            later = False
         if self.hold or self.cue:  # (apart: tick's own frame stays small enough for the C stack)
             _timers(self, now_ms)
         if self.clock is not None and self.phase == _PLAY and not self.over_due:
             self._clock(now_ms)
-        if self.bots is not None and self.phase == _PLAY and not self.over_due:
+        if spare and self.bots is not None and self.phase == _PLAY and not self.over_due:
             self._bot_turn(now_ms)
         # the ticks that begin and end a game are the busiest of all: the new scene is composed at
         # the next tick, with the frame that shows it (20 ms later; with `.mpy` files on the emulated
         # RP2040 a six-player checkers game's first tick took 21.8 ms, a Ludo game's last 19-22 ms)
         if self._dirty and not held:
-            self._dirty = False
+            if later:
+                self._waited = True
+                return False
+            self._dirty = self._waited = False
             if self._compose is not None:
                 self._compose(self)
             return True

@@ -24,6 +24,7 @@ from ludus.referee.states import (
     S_IDLE,
     S_PENDING,
     S_UNDO,
+    SETUP,
     SHORT_PRESS,
 )
 from ludus.runtime import transient
@@ -635,4 +636,12 @@ class RefereeFlow:
             rec = GameRecord.from_json(rec)
         seed = state.get("seed")
         self._games_started += 1
-        self._start_game(rec.start, rec, state.get("dice_used", 0), seed, feed=feed)
+        # a game in play goes first: the replay builds its own, and two at once need a heap in one
+        # piece that a long game has broken up
+        self.game = None
+        try:
+            self._start_game(rec.start, rec, state.get("dice_used", 0), seed, feed=feed)
+        except Exception:  # (no game to go on with: the board waits for a setup, and the caller is told)
+            self.record = None
+            self.phase = SETUP
+            raise

@@ -13,6 +13,7 @@ that may hide).
 - Heap: what a collection has to scan after boot, the firmware's modules alone and a booted device,
   in each mode, with the heap each module takes."""
 
+import argparse
 import json
 import os
 import random
@@ -20,11 +21,19 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ludus_host.bench import gc_replay
 from ludus_host.emulator import harness as pico
 from ludus_host.emulator.table import PRESS_MS
 from ludus_host.paths import BENCH, ROOT
+
+if TYPE_CHECKING:  # (for the hints only: this module's own imports wait in its functions)
+    from ludus.board.definition import BoardDefinition
+
+    from ludus_host.emulator.table import PicoTable
 
 # (case, reps on the emulated Pico, the case whose time is subtracted, target, what)
 PICO_PLAN = (
@@ -62,7 +71,7 @@ PICO_PLAN = (
 )
 
 
-def bench_tree(out_dir):
+def bench_tree(out_dir: str) -> str:
     """The files-mode tree without main.py (the REPL stays free), bench/ compiled beside it, and the
     board files where the cases look for them."""
     from ludus_host.build import flash_tree as device_tree
@@ -92,7 +101,7 @@ def bench_tree(out_dir):
     return out_dir
 
 
-def run_case(emu, case, reps):
+def run_case(emu: pico.EmulatedPico, case: str, reps: int) -> dict:
     code = "import sys\nsys.path.insert(0, '/bench')\nimport run\nrun.main(['run.py', %r, %r])" % (
         case,
         str(reps),
@@ -104,7 +113,12 @@ def run_case(emu, case, reps):
     return json.loads(lines[-1])
 
 
-def cases(only=None, callgrind=True, log=sys.stderr, emulation=None):
+def cases(
+    only: str | None = None,
+    callgrind: bool = True,
+    log: TextIO = sys.stderr,
+    emulation: dict[str, Any] | None = None,
+) -> list[dict]:
     """Every case of PICO_PLAN on the emulated Pico: rows with us_per_call (emulated), the estimate.
     emulation: EmulatedPico's options (xip, worst_erase)."""
     from ludus.board.definition import BoardDefinition
@@ -144,7 +158,7 @@ def cases(only=None, callgrind=True, log=sys.stderr, emulation=None):
     return rows
 
 
-def _estimate(cmd_bench, case, subtract):
+def _estimate(cmd_bench: ModuleType, case: str, subtract: str | None) -> float | None:
     """The callgrind estimate (ms) of ludus bench, or None: the unix port's instructions x 20 ns, in the
     heap ludus bench uses for the case (160K, or 1024K where it does not fit)."""
     plan = {c: reps for c, reps, _t, _w in cmd_bench.PLAN}
@@ -152,7 +166,7 @@ def _estimate(cmd_bench, case, subtract):
     if case.endswith("_game"):
         return None  # the whole games are timed on CPython and the unix port, not under callgrind
 
-    def count(name, n):
+    def count(name: str, n: int) -> int | None:
         for heap in (cmd_bench.HEAP, cmd_bench.BIG_HEAP):
             try:
                 return cmd_bench.callgrind_instructions(name, n, heap)
@@ -163,18 +177,19 @@ def _estimate(cmd_bench, case, subtract):
     parts = [count(case, reps), count(case, 0)]
     if subtract:
         parts += [count(subtract, reps), count(subtract, 0)]
-    if None in parts:
+    counted = [n for n in parts if n is not None]
+    if len(counted) < len(parts):
         return None
-    per_call = (parts[0] - parts[1]) / reps
+    per_call = (counted[0] - counted[1]) / reps
     if subtract:
-        per_call -= (parts[2] - parts[3]) / reps
+        per_call -= (counted[2] - counted[3]) / reps
     return per_call * cmd_bench.NS_PER_INSTRUCTION / 1e6
 
 
 # -- the firmware through whole games
 
 
-def _game_tree(board_name, game, mode, part="game"):
+def _game_tree(board_name: str, game: str, mode: str, part: str = "game") -> str:
     from ludus_host.build import flash_tree as device_tree
 
     # (one folder a process: two benchmarks at once would stage into each other's; the flash image
@@ -184,13 +199,13 @@ def _game_tree(board_name, game, mode, part="game"):
     return out
 
 
-def _chooser(seed):
+def _chooser(seed: int) -> Callable[[Any], Any]:
     """The players: Ludo's preferred move (seed 002's auto-play), the checkers demo bot."""
     from ludus.bots.checkers import Lcg, choose_move
 
     rng = Lcg(seed)
 
-    def choose(game):
+    def choose(game: Any) -> Any:
         preferred = getattr(game, "preferred_move", None)
         if preferred is not None:
             return preferred() or game.legal_moves()[0]
@@ -200,17 +215,17 @@ def _chooser(seed):
 
 
 def whole_game(
-    board_name,
-    game,
-    preset,
-    mode="files",
-    max_turns=4000,
-    seed=1,
-    log=sys.stderr,
-    reach_ms=0,
-    press_ms=PRESS_MS,
-    emulation=None,
-):
+    board_name: str,
+    game: str,
+    preset: str,
+    mode: str = "files",
+    max_turns: int = 4000,
+    seed: int = 1,
+    log: TextIO = sys.stderr,
+    reach_ms: int = 0,
+    press_ms: int = PRESS_MS,
+    emulation: dict[str, Any] | None = None,
+) -> dict:
     """The flashed firmware through a whole game on the emulated board: the figures (a dict). reach_ms:
     the board left alone before each turn; press_ms: how long a die press lasts
     (ludus_host.emulator.table.PicoTable); emulation: EmulatedPico's options (xip, worst_erase)."""
@@ -271,7 +286,14 @@ def whole_game(
         "late": tick["late"],
         "mean_tick_us": tick["mean_us"],
         "worst_tick_us": tick["worst_us"],
-        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: events, erase, gc)
+        "worst_tick_step_us": tick.get("worst_step_us"),  # (its app step; the rest: the link, erase, gc)
+        # its parts: the last step's bookkeeping (journal, events out), the referee, the frame, the rest
+        "worst_tick_parts_us": [
+            tick.get("worst_book_us"),
+            tick.get("worst_referee_us"),
+            tick.get("worst_frame_us"),
+            tick.get("worst_rest_us"),
+        ],
         "command_worst_tick_us": tick.get("command_worst_us"),  # (a tick that served a link command)
         "gc": tick["gc"],
         "worst_gc_us": tick["gc_worst_us"],
@@ -296,7 +318,9 @@ def whole_game(
 SETTLE_MS = 200
 
 
-def magnet_to_led(emu, table, board, rounds=5):
+def magnet_to_led(
+    emu: pico.EmulatedPico, table: "PicoTable", board: "BoardDefinition", rounds: int = 5
+) -> list[float]:
     """ms from a magnet taken off a sensor to the last LED latched of the frame that shows it (the lifted
     piece's destinations lit), less the settle time: a checkers piece with moves lifted and put back,
     `rounds` times. It includes the wait for the sensors' next reading (every 5 ms between the 20 ms
@@ -336,7 +360,9 @@ def magnet_to_led(emu, table, board, rounds=5):
 # -- power cuts
 
 
-def power_cuts(count, seed=2026, log=sys.stderr, emulation=None):
+def power_cuts(
+    count: int, seed: int = 2026, log: TextIO = sys.stderr, emulation: dict[str, Any] | None = None
+) -> dict:
     """count random cuts through a checkers game, each during a flash program or erase one to three
     operations ahead (sometimes after an idle spell, when the journal erases ahead of need): how each
     came back, counted. TableError at the first that breaks the journal's promise."""
@@ -433,18 +459,18 @@ for name in %r:
 )
 
 
-def _module_order(names):
+def _module_order(names: list[str]) -> list[str]:
     """NAMES (dotted) in an order that imports each module's own module-level imports before it, so
     that the heap each import adds is that module's alone."""
     import ast
 
     firmware = os.path.join(ROOT, "firmware")
 
-    def source(name):
+    def source(name: str) -> str:
         base = os.path.join(firmware, *name.split("."))
         return base + ".py" if os.path.exists(base + ".py") else os.path.join(base, "__init__.py")
 
-    def needs(name):
+    def needs(name: str) -> list[str]:
         found = []
         parts = name.split(".")
         found += [".".join(parts[:i]) for i in range(1, len(parts))]  # (its packages first)
@@ -470,7 +496,7 @@ def _module_order(names):
 
     order, seen = [], set()
 
-    def visit(name):
+    def visit(name: str) -> None:
         if name in seen:
             return
         seen.add(name)
@@ -483,7 +509,7 @@ def _module_order(names):
     return order
 
 
-def heap_census(board_name, game, mode, emulation=None):
+def heap_census(board_name: str, game: str, mode: str, emulation: dict[str, Any] | None = None) -> dict:
     """The heap a collection has to scan on the emulated Pico, in a fresh REPL on the flashed tree:
     after boot with nothing imported, the firmware's modules alone (each imported after what it
     imports, with the tables it makes at import), and a booted device (its game at the start);
@@ -498,7 +524,7 @@ def heap_census(board_name, game, mode, emulation=None):
     config = read_config(open(os.path.join(tree, "config.json")).read())[0]
     t0 = time.time()
 
-    def rows(text):
+    def rows(text: str) -> list[list]:
         # (label, collection us, heap in use, names' bytes: qstr_info's line after the row, if any)
         found = []
         for line in text.splitlines():
@@ -562,7 +588,14 @@ def heap_census(board_name, game, mode, emulation=None):
 RESTORES = (("ludo52", "ludo/classic", "ludo/classic/4", 900), ("checkers", "checkers", "checkers/6", 300))
 
 
-def restore_figures(board_name, game, start, actions, mode, emulation=None):
+def restore_figures(
+    board_name: str,
+    game: str,
+    start: str,
+    actions: int,
+    mode: str,
+    emulation: dict[str, Any] | None = None,
+) -> dict:
     """Boot the flashed tree with START unfinished after ACTIONS actions in its journal, as after a
     power cut (ludus_host.emulator.journal_flash), then ask for a finished game of the same start played
     to its end: the restore's figures (the firmware's `journal` event), the watchdog's longest gap between
@@ -579,7 +612,7 @@ def restore_figures(board_name, game, start, actions, mode, emulation=None):
     unfinished = journal_game(start, actions, seed=1)
     finished = journal_game(start, None, seed=3) if start.startswith("ludo") else None
     games = [finished, unfinished] if finished is not None else [unfinished]
-    image = os.path.join(ROOT, "build", "pico-bench", "restore-%s.journal" % board_name)
+    image = tree + ".journal"  # (beside the process's own tree: runs at once kept apart)
     with open(image, "wb") as f:
         f.write(journal_image(games, blocks=config["journal_kb"] // 4))
     with pico.booted_pico(tree, load_board(board_name), config, **(emulation or {})) as emu:
@@ -615,11 +648,11 @@ def restore_figures(board_name, game, start, actions, mode, emulation=None):
         return row
 
 
-def _ms(us):
+def _ms(us: float | None) -> str:
     return "-" if us is None else "%.2f" % (us / 1000)
 
 
-def _chosen_games(args):
+def _chosen_games(args: argparse.Namespace) -> Iterator[tuple[str, str, str, str]]:
     """(board, game, preset, mode) of each whole game and mode --pico-game and --pico-mode leave."""
     for board_name, game, preset in GAMES:
         if not args.pico_game or preset in args.pico_game:
@@ -627,7 +660,7 @@ def _chosen_games(args):
                 yield board_name, game, preset, mode
 
 
-def run(args, out=sys.stdout):
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> dict:
     """ludus bench --pico: the cases, the whole games in both modes, the power cuts, the heap census; a
     table each."""
     parts = args.pico_part or ["cases", "games", "cuts", "heap", "restore"]
@@ -650,7 +683,7 @@ def run(args, out=sys.stdout):
     return figures
 
 
-def _cases_part(args, emulation, out):
+def _cases_part(args: argparse.Namespace, emulation: dict[str, Any], out: TextIO) -> list[dict]:
     """The benchmark cases on the emulated Pico beside callgrind's estimate, a table."""
     rows = cases(args.only, callgrind=not args.no_callgrind, emulation=emulation)
     print("%-30s %12s %12s %7s  %s" % ("case", "emulated ms", "est. ms", "ratio", "target"), file=out)
@@ -674,7 +707,7 @@ def _cases_part(args, emulation, out):
     return rows
 
 
-def _games_part(args, emulation, out):
+def _games_part(args: argparse.Namespace, emulation: dict[str, Any], out: TextIO) -> list[dict]:
     """Whole games through the flashed firmware in each mode chosen, a table."""
     games = []
     for board_name, game, preset, mode in _chosen_games(args):
@@ -705,16 +738,16 @@ def _games_part(args, emulation, out):
         "low free",
         "mean tick",
         "worst tick",
-        "its step",
+        "book/referee/frame/rest",
         "worst gc",
         "command",
         "late",
         "magnet->LED",
     )
-    print("%-15s %-6s %6s %10s %10s %10s %10s %9s %9s %9s %6s  %s" % head, file=out)
+    print("%-15s %-6s %6s %10s %10s %10s %10s %23s %9s %9s %6s  %s" % head, file=out)
     for g in games:
         print(
-            "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %7.1fms %8.1fms %7.1fms %6d  %s"
+            "%-15s %-6s %6d %10d %10d %9.2fms %9.1fms %23s %8.1fms %7.1fms %6d  %s"
             % (
                 g["preset"],
                 g["mode"],
@@ -723,7 +756,7 @@ def _games_part(args, emulation, out):
                 g["free_low_after_gc"],
                 g["mean_tick_us"] / 1000,
                 g["worst_tick_us"] / 1000,
-                (g["worst_tick_step_us"] or 0) / 1000,
+                "/".join("%.1f" % ((us or 0) / 1000) for us in g["worst_tick_parts_us"]) + " ms",
                 g["worst_gc_us"] / 1000,
                 (g["command_worst_tick_us"] or 0) / 1000,
                 g["late"],
@@ -736,7 +769,7 @@ def _games_part(args, emulation, out):
     return games
 
 
-def _heap_part(args, emulation, out):
+def _heap_part(args: argparse.Namespace, emulation: dict[str, Any], out: TextIO) -> list[dict]:
     """The heap census after boot in each mode chosen, a table and its marking."""
     census = []
     for board_name, game, _preset, mode in _chosen_games(args):
@@ -808,7 +841,7 @@ def _heap_part(args, emulation, out):
     return census
 
 
-def _restore_part(args, emulation, out):
+def _restore_part(args: argparse.Namespace, emulation: dict[str, Any], out: TextIO) -> list[dict]:
     """Long games restored after a power cut in each mode chosen, a table."""
     rows = []
     for board_name, game, start, actions in RESTORES:
@@ -864,7 +897,7 @@ def _restore_part(args, emulation, out):
     return rows
 
 
-def _cuts_part(args, emulation, out):
+def _cuts_part(args: argparse.Namespace, emulation: dict[str, Any], out: TextIO) -> dict:
     """Power cuts during flash programs and erases, their outcomes counted."""
     print("power cuts on the emulated Pico ...", file=sys.stderr)
     cuts = power_cuts(args.cuts, emulation=emulation)

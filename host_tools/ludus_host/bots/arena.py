@@ -13,6 +13,8 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ludus.bots.checkers import Lcg, StrongBot, choose_move
 from ludus.bots.ludo import bot_for
@@ -34,11 +36,23 @@ HOST_CHECKERS_LEVELS = ("searcher",)
 LUDO_ACTIONS = 20000  # a game still going after this many rolls and moves counts as unfinished
 CHECKERS_PLIES = 1000  # likewise for Chinese Checkers moves (passes included)
 
+# a game's outcome (Arena.play): winner entry or -1, its moves, decision seconds and counts per entry
+Result = tuple[int, int, list[float], list[int]]
+# more Ludo levels: level -> a function of the seed making the bot
+Makers = dict[str, Callable[[int], Any]]
+
 
 class Arena:
     """A game name and the bots of its seats (levels in seat order), checked."""
 
-    def __init__(self, game, seats, no_line=False, seat_dice=False, makers=None):
+    def __init__(
+        self,
+        game: str,
+        seats: Sequence[str],
+        no_line: bool = False,
+        seat_dice: bool = False,
+        makers: Makers | None = None,
+    ):
         self.name = game
         self.makers = makers or {}  # more Ludo levels: level -> a function of the seed making the bot
         self.no_line = no_line
@@ -79,7 +93,7 @@ class Arena:
             )
         self.seats = tuple(seats)
 
-    def play(self, index, seed):
+    def play(self, index: int, seed: int) -> Result:
         """Game number `index` of a run seeded `seed`. The bots' seats rotate with the index (so each bot
         plays from every seat, and in two-player games moves first every other game). Returns (winner:
         an index into self.seats or -1 for no winner, moves: moves the winner needed, or for solo play
@@ -91,7 +105,7 @@ class Arena:
             return self._ludo(rot, game_seed)
         return self._checkers(rot, game_seed)
 
-    def _ludo(self, rot, game_seed):
+    def _ludo(self, rot: int, game_seed: int) -> Result:
         game = self.start(self.spec)
         game.max_undo = 0
         die = SeededDie(game_seed)
@@ -130,7 +144,7 @@ class Arena:
         e = entry_of[game.placed[0]]
         return e, moves[e], spent, counts
 
-    def _checkers(self, rot, game_seed):
+    def _checkers(self, rot: int, game_seed: int) -> Result:
         game = self.start(self.spec)
         n = self.players
         if self.solo:
@@ -177,13 +191,13 @@ class Arena:
         return e, moves[e], spent, counts
 
 
-def _ludo_bot(level, seed):
+def _ludo_bot(level: str, seed: int) -> Any:
     if level == "reference":
         return ReferenceBot(seed)
     return bot_for(level, seed)
 
 
-def _alone(game):
+def _alone(game: CheckersGame) -> CheckersGame:
     # the two-player start with the second set taken off: seat 0 alone on the board
 
     board = bytearray(game._board)
@@ -194,7 +208,7 @@ def _alone(game):
     return CheckersGame(cfg, board)
 
 
-def _back_to(game, seat):
+def _back_to(game: CheckersGame, seat: int) -> None:
     # solo play: after each move the turn comes straight back (the empty seat never moves); the game's
     # remembered move list and blocked flag belong to the turn it had
     game.turn = seat
@@ -202,7 +216,7 @@ def _back_to(game, seat):
     game._blocked = -1
 
 
-def wilson(wins, games, z=1.96):
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate, as (low, high)."""
     if games == 0:
         return (0.0, 1.0)
@@ -217,14 +231,20 @@ _ARENA = None
 _VERSUS = None
 
 
-def _init(game, seats, no_line=False, versus=None, makers=None):
+def _init(
+    game: str,
+    seats: Sequence[str],
+    no_line: bool = False,
+    versus: Sequence[str] | None = None,
+    makers: Makers | None = None,
+) -> None:
     # versus: the second bots of a paired run (all seats), or None
     global _ARENA, _VERSUS
     _ARENA = Arena(game, seats, no_line=no_line, seat_dice=versus is not None, makers=makers)
     _VERSUS = None if versus is None else Arena(game, versus, no_line=no_line, seat_dice=True, makers=makers)
 
 
-def _one(job):
+def _one(job: tuple[int, int]) -> Result | tuple[Result, Result]:
     index, seed = job
     assert _ARENA is not None
     if _VERSUS is None:
@@ -232,7 +252,9 @@ def _one(job):
     return _ARENA.play(index, seed), _VERSUS.play(index, seed)
 
 
-def paired_difference(a, b, z=1.96):
+def paired_difference(
+    a: Sequence[int], b: Sequence[int], z: float = 1.96
+) -> tuple[float, tuple[float, float]]:
     """The paired difference of two 0/1 lists (the first entry's wins with bot A and with bot B on the
     same seeds): (mean of a[i] - b[i], (low, high) its normal 95% interval)."""
     n = len(a)
@@ -245,7 +267,17 @@ def paired_difference(a, b, z=1.96):
     return mean, (max(-1.0, mean - half), min(1.0, mean + half))
 
 
-def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None, versus=None, makers=None):
+def play_games(
+    game: str,
+    seats: Sequence[str],
+    games: int,
+    seed: int = 1,
+    jobs: int | None = None,
+    no_line: bool = False,
+    label: str | None = None,
+    versus: str | None = None,
+    makers: Makers | None = None,
+) -> dict:
     """Play `games` games of `game` (a name Arena takes) with the bots `seats`; progress on stderr. The
     summary dict the JSON line carries. With `versus` (a level), each game is played again on the same
     seed with the first entry's bot replaced by that level, and the summary gains `paired`: the
@@ -272,7 +304,7 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None,
     last = 0.0
     label = label or game
 
-    def add(k, result):
+    def add(k: int, result: Any) -> None:
         nonlocal unfinished
         if other is not None:
             result, rb = result
@@ -291,7 +323,7 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None,
             spent[i] += s[i]
             counts[i] += c[i]
 
-    def progress(done, final=False):
+    def progress(done: int, final: bool = False) -> None:
         nonlocal last
         now = time.perf_counter()
         if final or now - last >= 1.0:
@@ -317,7 +349,7 @@ def play_games(game, seats, games, seed=1, jobs=None, no_line=False, label=None,
                 add(k, result)
                 progress(k + 1)
     progress(games, final=True)
-    out = {"game": game, "games": games, "seed": seed, "unfinished": unfinished, "seats": []}
+    out: dict[str, Any] = {"game": game, "games": games, "seed": seed, "unfinished": unfinished, "seats": []}
     if no_line:
         out["no_line"] = True
     for i, level in enumerate(arena.seats):

@@ -16,7 +16,7 @@ from ludus.bots.checkers import rows_of_code
 from ludus.checkers.game import _generate, start_position
 
 
-def solo_line(width=4000, rear=1.0, max_moves=60):
+def solo_line(width: int = 4000, rear: float = 1.0, max_moves: int = 60) -> list[tuple[int, int]]:
     """The moves [(from, to), ...] that bring the set of point 0 home alone, from the beam search."""
     game = start_position("2")
     cfg = game.config
@@ -24,7 +24,7 @@ def solo_line(width=4000, rear=1.0, max_moves=60):
     dist = rows_of_code(code)
     start = tuple(sorted(game.pieces(0)))
 
-    def value(p):
+    def value(p: tuple[int, ...]) -> float:
         return sum(dist[h] for h in p) + rear * max(dist[h] for h in p)
 
     home = sum(sorted(dist)[:10])  # the target's ten holes: rows 0, 1, 1, 2, 2, 2, 3, 3, 3, 3
@@ -52,7 +52,7 @@ def solo_line(width=4000, rear=1.0, max_moves=60):
     raise ValueError("no line within %d moves at width %d" % (max_moves, width))
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--width", type=int, default=4000)
     parser.add_argument("--rear", type=float, default=1.0)

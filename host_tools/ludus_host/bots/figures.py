@@ -13,6 +13,7 @@ from them.
 import argparse
 import json
 import os
+from typing import Any
 
 from ludus_host.bots.arena import play_games
 from ludus_host.paths import ROOT, write_atomically
@@ -59,7 +60,9 @@ RUNS = (
 )
 
 
-def play_all(scale=1.0, seed=1, only=None, kept=None):
+def play_all(
+    scale: float = 1.0, seed: int = 1, only: str | None = None, kept: list[dict] | None = None
+) -> list[dict]:
     """Every run of RUNS (only those whose game contains `only`, the others taken from `kept`)."""
     out = []
     for k, (game, seats, games, no_line, versus) in enumerate(RUNS):
@@ -75,7 +78,7 @@ TARGETS = {("classic", "strong"): 0.80, ("danish", "strong"): 0.62}  # issue 41'
 LEVELS = ("random", "preferred", "strong", "reference")
 
 
-def plot(results):
+def plot(results: list[dict]) -> str:
     """An SVG bar chart: the first seat's win rate (with its 95% interval) per Ludo level, against three
     random players, in Classic and Danish (the laptop's reference player last); the even share (25%)
     and the targets marked (on the strong bot's bar, the label inside it)."""
@@ -152,13 +155,13 @@ def plot(results):
     return "\n".join(parts) + "\n"
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=float, default=1.0, help="a share of each run's games (default 1)")
     parser.add_argument("--plot-only", action="store_true", help="draw the plot from the kept figures")
     parser.add_argument("--only", metavar="TEXT", help="play again only the runs whose game contains TEXT")
     args = parser.parse_args(argv)
-    kept = None
+    kept: Any = None  # (the kept figures: JSON)
     if args.plot_only or args.only:
         with open(FIGURES, encoding="utf-8") as f:
             kept = json.load(f)

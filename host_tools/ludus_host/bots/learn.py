@@ -22,11 +22,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from ludus.bots.ludo import StrongBot, _risk, _tail, bot_for
 from ludus.bots.rng import Lcg
 from ludus.bots.selfplay import SeededDie
-from ludus.ludo.game import start_position
+from ludus.ludo.game import LudoGame, start_position
+from ludus.ludo.moves import LudoMove
 
 from ludus_host.bots.arena import play_games
 
@@ -36,7 +39,9 @@ SCALE = 1000  # the tables are integers: the fitted weights times this
 SMOOTH = 1e5  # the penalty on a table's second differences (solve())
 
 
-def _token_risks(game, pos, seat, alive, out):
+def _token_risks(
+    game: LudoGame, pos: Sequence[int], seat: int, alive: Sequence[int] | None, out: list[int]
+) -> None:
     # out[gi]: the chance in 64ths that own token gi (on the track) is captured before the mover's next
     # turn, as ludus.bots.ludo.evaluate counts it
     L = game.geo.track_len
@@ -60,7 +65,14 @@ def _token_risks(game, pos, seat, alive, out):
             out[gi] = risk
 
 
-def features(game, pos, seat, alive, row, risks):
+def features(
+    game: LudoGame,
+    pos: Sequence[int],
+    seat: int,
+    alive: Sequence[int] | None,
+    row: list[float],
+    risks: list[int],
+) -> None:
     """Fill `row` (3 * SIZE numbers, zeroed by the caller) with the features of `pos` for `seat`."""
     _token_risks(game, pos, seat, alive, risks)
     for s in game.seats:
@@ -74,7 +86,14 @@ def features(game, pos, seat, alive, row, risks):
                 row[2 * SIZE + k] += 1.0
 
 
-def value(game, pos, seat, alive, table, risks):
+def value(
+    game: LudoGame,
+    pos: Sequence[int],
+    seat: int,
+    alive: Sequence[int] | None,
+    table: Sequence[Sequence[int]],
+    risks: list[int],
+) -> int:
     """The learned worth of `pos` for `seat` (table: own, risk, opp, each SIZE integers)."""
     own, risk, opp = table
     _token_risks(game, pos, seat, alive, risks)
@@ -95,15 +114,16 @@ class LearnedBot(StrongBot):
 
     level = "learned"
 
-    def __init__(self, seed=1, table=None):
+    def __init__(self, seed: int = 1, table: Sequence[Sequence[int]] | None = None):
         StrongBot.__init__(self, seed)
         self.table = table
         self.risks = [0] * 16
 
-    def _worth(self, game, pos, seat):
+    def _worth(self, game: LudoGame, pos: Sequence[int], seat: int) -> int:
+        assert self.table is not None  # (a learned bot is made with its table)
         return value(game, pos, seat, self._safety(game, pos, seat), self.table, self.risks)
 
-    def score(self, game, move):
+    def score(self, game: LudoGame, move: LudoMove) -> int:
         t = move.t
         if t[0] >= 3:
             return 1 if t[0] == 3 else 0
@@ -118,7 +138,7 @@ class LearnedBot(StrongBot):
             pos[c] = -1
         return self._worth(game, pos, t[1] >> 2)
 
-    def _rest(self, g, seat):
+    def _rest(self, g: LudoGame, seat: int) -> int:
         if g.turn == seat and g.phase == 0 and not g.owe and g.rolls:
             moves = g.legal_moves()
             if moves:
@@ -133,7 +153,14 @@ class LearnedBot(StrongBot):
         return self._worth(g, g.pos, seat)
 
 
-def fit(rules, games, seed=1, explore=0.05, bot=None, progress=True):
+def fit(
+    rules: str,
+    games: int,
+    seed: int = 1,
+    explore: float = 0.05,
+    bot: StrongBot | None = None,
+    progress: bool = True,
+) -> tuple[Any, Any]:
     """Play `games` 4-player games of `rules` (half against three random players, half against three
         preferred ones, the learner's seat rotating), the learner (`bot`, the strong bot unless given)
         choosing a random move with chance `explore`; the sums (X'X, X'y) of the least-squares fit of the
@@ -197,7 +224,7 @@ def fit(rules, games, seed=1, explore=0.05, bot=None, progress=True):
     return xtx, xty
 
 
-def solve(xtx, xty, smooth=SMOOTH):
+def solve(xtx: Any, xty: Any, smooth: float = SMOOTH) -> tuple[list[int], list[int], list[int]]:
     """The tables from the sums of a fit: least squares with a penalty of `smooth` on each table's
     second differences (neighbouring squares are worth nearly the same: without it, the noise of a
     square's weight is larger than a step's worth)."""
@@ -216,7 +243,7 @@ def solve(xtx, xty, smooth=SMOOTH):
     return (ints[:SIZE], [-x for x in ints[SIZE : 2 * SIZE]], ints[2 * SIZE :])
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rules", choices=RULES)
     parser.add_argument("--games", type=int, default=20000)

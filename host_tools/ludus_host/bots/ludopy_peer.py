@@ -8,9 +8,13 @@ divergence by kind. docs/ludopy-divergences.md explains the mapping, the kinds a
 """
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from ludus.ludo import from_notation, start_position
+from ludus.ludo.game import LudoGame
 from ludus.ludo.geometry import COLOURS
+from ludus.ludo.moves import LudoMove
 
 # Our closest rule set: the Danish preset with green starting (LUDOpy has no roll-off: player 0 starts).
 RULES = "danish:start_order=seat0"
@@ -37,6 +41,12 @@ KINDS = (
 )
 
 
+# a board as our_position gives it: per seat, the sorted place names of its four tokens
+Position = tuple[tuple[str, ...], ...]
+# the previous compared roll: (seat, roll, round, the seat has nothing in play after it)
+Context = tuple[int, int, int, bool]
+
+
 class Unrepresentable(Exception):
     """A position of ours that LUDOpy cannot hold (a token on the corner square after an extra lap)."""
 
@@ -44,7 +54,7 @@ class Unrepresentable(Exception):
 # --- mapping ---------------------------------------------------------------------------------------
 
 
-def ludopy_place(seat, q):
+def ludopy_place(seat: int, q: int) -> str:
     """Our place name of LUDOpy position q of a token of player `seat` (LUDOpy player i = our seat i)."""
     colour = COLOURS[seat]
     if q == 0:
@@ -56,7 +66,7 @@ def ludopy_place(seat, q):
     return colour + ".home"
 
 
-def ludopy_code(seat, place):
+def ludopy_code(seat: int, place: str) -> int:
     """LUDOpy position of our place name for a token of `seat`; Unrepresentable for the corner square
     just before the seat's own start (reached only by an extra lap, which LUDOpy does not know)."""
     colour = COLOURS[seat]
@@ -72,22 +82,22 @@ def ludopy_code(seat, place):
     return d + 1
 
 
-def our_position(game):
+def our_position(game: LudoGame) -> Position:
     """The board as four sorted tuples of place names, one per seat (tokens of a colour are alike)."""
     return tuple(tuple(sorted(game.token_place(s * 4 + i) for i in range(4))) for s in range(4))
 
 
-def ludopy_position(lgame):
+def ludopy_position(lgame: Any) -> Position:
     return tuple(tuple(sorted(ludopy_place(s, int(q)) for q in lgame.players[s].pieces)) for s in range(4))
 
 
-def set_ludopy_position(lgame, position):
+def set_ludopy_position(lgame: Any, position: Position) -> None:
     """Put LUDOpy's tokens on the places of `position` (as our_position returns it)."""
     for s in range(4):
         lgame.players[s].pieces = [ludopy_code(s, p) for p in position[s]]
 
 
-def _at(position, place):
+def _at(position: Position, place: str) -> dict[int, int]:
     """Seats and counts of tokens on a track place: {seat: n}."""
     out = {}
     for s in range(4):
@@ -100,7 +110,7 @@ def _at(position, place):
 # --- the two engines' choices ----------------------------------------------------------------------
 
 
-def _probe(notation, rules, roll):
+def _probe(notation: str, rules: str, roll: int) -> LudoGame:
     """A copy of our position (awaiting a roll) with `roll` waiting, under `rules`."""
     words = notation.split()
     words[1] = rules
@@ -109,7 +119,7 @@ def _probe(notation, rules, roll):
     return from_notation(" ".join(words))
 
 
-def our_choices(notation, rules, roll):
+def our_choices(notation: str, rules: str, roll: int) -> dict[Position, LudoMove]:
     """{resulting position: move} for every legal move of the roll in our engine."""
     probe = _probe(notation, rules, roll)
     out = {}
@@ -120,7 +130,7 @@ def our_choices(notation, rules, roll):
     return out
 
 
-def ludopy_choices(lgame, seat, roll):
+def ludopy_choices(lgame: Any, seat: int, roll: int) -> dict[Position, int]:
     """{resulting position: piece index} for every movable piece of LUDOpy's pending observation."""
     # LUDOpy (and its numpy) come with the dev extras only: imported where the peer is played
     import numpy as np
@@ -140,7 +150,7 @@ def ludopy_choices(lgame, seat, roll):
     return out
 
 
-def ludopy_game(position, seat, rnd=2):
+def ludopy_game(position: Position, seat: int, rnd: int = 2) -> Any:
     """A LUDOpy Game holding `position` (as our_position returns it) with `seat` to roll in round `rnd`
     (LUDOpy's first round has rules of its own), its die left for ludopy_roll to set."""
     import ludopy  # type: ignore[import-untyped]
@@ -153,7 +163,7 @@ def ludopy_game(position, seat, rnd=2):
     return lg
 
 
-def ludopy_roll(lg, roll):
+def ludopy_roll(lg: Any, roll: int) -> dict[Position, int]:
     """Roll `roll` in LUDOpy: {outcome position: piece index} of its choices (the observation stays
     pending: answer it with lg.answer_observation(piece))."""
     lg.current_dice = roll
@@ -161,7 +171,7 @@ def ludopy_roll(lg, roll):
     return ludopy_choices(lg, lg.current_player, roll)
 
 
-def _mover_from(seat, before, after):
+def _mover_from(seat: int, before: Position, after: Position) -> str | None:
     """The place a token of `seat` left between two positions (None if none left)."""
     b = list(before[seat])
     for p in after[seat]:
@@ -170,7 +180,7 @@ def _mover_from(seat, before, after):
     return b[0] if b else None
 
 
-def _mover_to(seat, before, after):
+def _mover_to(seat: int, before: Position, after: Position) -> str | None:
     """The place a token of `seat` arrived on between two positions (None if none arrived)."""
     return _mover_from(seat, after, before)
 
@@ -180,7 +190,7 @@ def _mover_to(seat, before, after):
 STAR_STEPS = (4, 11, 17, 24, 30, 37, 43, 50)  # stars, in steps from a colour's own start (Danish board)
 
 
-def _moved(position, seat, frm, to):
+def _moved(position: Position, seat: int, frm: str, to: str) -> Position:
     """position with one token of seat moved from place frm to place to."""
     row = list(position[seat])
     row.remove(frm)
@@ -190,14 +200,14 @@ def _moved(position, seat, frm, to):
     return tuple(out)
 
 
-def _to_base(position, seat, place, n=1):
+def _to_base(position: Position, seat: int, place: str, n: int = 1) -> Position:
     out = position
     for _ in range(n):
         out = _moved(out, seat, place, COLOURS[seat] + ".base")
     return out
 
 
-def _first_landing(seat, frm, roll):
+def _first_landing(seat: int, frm: str, roll: int) -> str | None:
     """The track square a token of seat on place frm first lands on with roll (None off the track)."""
     if frm == COLOURS[seat] + ".base":
         return "t%d" % (seat * Q)
@@ -209,11 +219,13 @@ def _first_landing(seat, frm, roll):
     return "t%d" % ((int(frm[1:]) + roll) % L)
 
 
-def _opponents_at(position, seat, place):
+def _opponents_at(position: Position, seat: int, place: str) -> dict[int, int]:
     return {s: n for s, n in _at(position, place).items() if s != seat}
 
 
-def _classify_move(seat, roll, before, ours, theirs, frm):
+def _classify_move(
+    seat: int, roll: int, before: Position, ours: Position | None, theirs: Position | None, frm: str
+) -> str:
     """Name the rule behind one from-place whose outcomes differ (ours, theirs: resulting positions or
     None). Each kind but column-alias predicts LUDOpy's outcome exactly; a wrong prediction is unexplained."""
     colour = COLOURS[seat]
@@ -251,7 +263,9 @@ def _classify_move(seat, roll, before, ours, theirs, frm):
             if n == 1:
                 predicted = _to_base(predicted, s, first)
             else:
-                predicted = _moved(predicted, seat, _mover_to(seat, before, ours), colour + ".base")
+                mover = _mover_to(seat, before, ours)
+                assert mover is not None  # (ours is the outcome of a move of seat's)
+                predicted = _moved(predicted, seat, mover, colour + ".base")
         return "star-occupant-captured" if theirs == predicted else "unexplained"
     if frm == colour + ".base" and any(n >= 2 for n in opp.values()):
         return "entry-onto-pair" if theirs == before else "unexplained"
@@ -264,15 +278,22 @@ def _classify_move(seat, roll, before, ours, theirs, frm):
     return "unexplained"
 
 
-def colour_c0(seat):
+def colour_c0(seat: int) -> str:
     return COLOURS[seat] + ".c0"
 
 
-def _lands_on(seat, after, before, places):
+def _lands_on(seat: int, after: Position, before: Position, places: tuple[str, ...]) -> bool:
     return _mover_to(seat, before, after) in places
 
 
-def compare_choices(seat, roll, before, ours, free, theirs):
+def compare_choices(
+    seat: int,
+    roll: int,
+    before: Position,
+    ours: dict[Position, LudoMove],
+    free: dict[Position, LudoMove],
+    theirs: dict[Position, int],
+) -> list[str]:
     """The divergence kinds explaining how the choice sets differ. ours: {outcome: move} of our legal
     moves; free: the same without compulsory capture; theirs: {outcome: piece} of LUDOpy's."""
     kinds = []
@@ -296,7 +317,7 @@ def compare_choices(seat, roll, before, ours, free, theirs):
     return kinds or ["unexplained"]
 
 
-def classify_turn(ctx, ours_next, theirs_next, placed):
+def classify_turn(ctx: Context, ours_next: int, theirs_next: int, placed: Sequence[int]) -> str:
     """Name the rule behind a different next roller. ctx: (seat, roll, round, seat has nothing in play)."""
     seat, roll, rnd, idle = ctx
     if theirs_next in placed or seat in placed:
@@ -313,7 +334,7 @@ def classify_turn(ctx, ours_next, theirs_next, placed):
 # --- the lock-step driver --------------------------------------------------------------------------
 
 
-def _on_corner(position):
+def _on_corner(position: Position) -> bool:
     """True if a token stands on the corner square before its own start (only after an extra lap)."""
     return any("t%d" % ((s * Q - 1) % L) in position[s] for s in range(4))
 
@@ -325,7 +346,7 @@ class PeerGame:
     played in both. When only ours has choices, ours plays and LUDOpy is set to the same position; while
     a token stands where LUDOpy cannot put it (after an extra lap), ours plays alone."""
 
-    def __init__(self, seed):
+    def __init__(self, seed: int):
         import ludopy  # type: ignore[import-untyped]
 
         self.rng = random.Random(seed)
@@ -340,15 +361,15 @@ class PeerGame:
         self.resyncs = 0
         self.same = 0  # rolls where both engines offered exactly the same outcomes
         self.decisions_same = 0  # ... and there was a choice
-        self.divergences = []  # (kind, example)
+        self.divergences: list[tuple[str, dict]] = []  # (kind, example)
         self.prev_seat = 0
-        self.ctx = None  # the previous compared roll: (seat, roll, round, seat idle after)
-        self.last = None
+        self.ctx: Context | None = None  # the previous compared roll: (seat, roll, round, seat idle after)
+        self.last: str | None = None
 
-    def _note(self, kind, example):
+    def _note(self, kind: str, example: dict) -> None:
         self.divergences.append((kind, example))
 
-    def step(self):
+    def step(self) -> bool:
         """One roll (and the move it allows) in both engines. Returns False when the game is over."""
         ours, lg = self.ours, self.lg
         if ours.is_over():
@@ -424,12 +445,12 @@ class PeerGame:
         self.last = notation
         return not ours.is_over()
 
-    def resync(self):
+    def resync(self) -> None:
         """Put LUDOpy's tokens where ours stand."""
         self.resyncs += 1
         set_ludopy_position(self.lg, our_position(self.ours))
 
-    def _alone(self):
+    def _alone(self) -> bool:
         ours = self.ours
         ours.apply_roll(self.rng.randint(1, 6))
         moves = ours.legal_moves()
@@ -441,13 +462,13 @@ class PeerGame:
             self.resync()
         return not ours.is_over()
 
-    def play(self, max_rolls=5000):
+    def play(self, max_rolls: int = 5000) -> "PeerGame":
         while self.step() and self.rolls + self.alone < max_rolls:
             pass
         return self
 
 
-def describe(seat, before, after):
+def describe(seat: int, before: Position, after: Position) -> str:
     """A LUDOpy outcome as text: from-to and what was knocked home."""
     frm = _mover_from(seat, before, after)
     if frm is None:
@@ -462,7 +483,7 @@ def describe(seat, before, after):
     return text + (" x " + ", ".join(caps) if caps else "")
 
 
-def run(games=20, seed=1):
+def run(games: int = 20, seed: int = 1) -> dict:
     """Play `games` seeded games; a summary dict: games, rolls, decisions, divergences by kind, a first
     example of each kind, rolls ours played alone (a token where LUDOpy cannot put it), the number of
     times LUDOpy was set to our position, and the count of unexplained divergences."""

@@ -14,6 +14,8 @@ same choice."""
 
 from ludus.bots.ludo import StrongBot, evaluate
 from ludus.bots.selfplay import SeededDie
+from ludus.ludo.game import LudoGame
+from ludus.ludo.moves import LudoMove
 
 ROLLOUTS = 32  # continuations played from each candidate move
 HORIZON = 1  # rounds played on before the evaluation counts; 0: to the end of the game
@@ -24,13 +26,13 @@ class ReferenceBot:
 
     level = "reference"
 
-    def __init__(self, seed=1, rollouts=ROLLOUTS, horizon=HORIZON):
+    def __init__(self, seed: int = 1, rollouts: int = ROLLOUTS, horizon: int = HORIZON):
         self.seed = seed
         self.rollouts = rollouts
         self.horizon = horizon
         self.strong = StrongBot(seed)
 
-    def choose(self, game):
+    def choose(self, game: LudoGame) -> LudoMove | None:
         moves = game.legal_moves()
         if not moves:
             return None
@@ -48,7 +50,7 @@ class ReferenceBot:
                 best, best_v = m, v
         return best
 
-    def _play_on(self, game, move, seat, seed):
+    def _play_on(self, game: LudoGame, move: LudoMove, seat: int, seed: int) -> float:
         g = game.copy()
         g.max_undo = 0
         g.push(move)
@@ -84,7 +86,7 @@ class ReferenceBot:
         return 1.0 if w == seat or w == partner else 0.0
 
 
-def _key(game):
+def _key(game: LudoGame) -> int:
     # a number from the position and the waiting rolls: the seed of a decision's dice
     k = game.turn + 7 * game.turn_count
     for p in game.pos:
@@ -94,7 +96,7 @@ def _key(game):
     return k
 
 
-def _chance(g, seat, strong):
+def _chance(g: LudoGame, seat: int, strong: StrongBot) -> float:
     # the strong evaluation of a position as a number between 0 and 1 (its order is what counts)
     v = evaluate(g, g.pos, seat, strong._safety(g, g.pos, seat))
     return 1.0 / (1.0 + 2.718281828 ** (-v / 4000.0))

@@ -12,8 +12,9 @@ to a seeded draw, so a game is the same every time. (At depth 3 it played worse 
 than at depth 2, two own moves tempting it into plans it then drops, and cost seven times the time.)"""
 
 from ludus.bots.rng import Lcg
-from ludus.checkers.game import _generate
+from ludus.checkers.game import CheckersGame, _generate
 from ludus.checkers.geometry import POINT_TIPS, distance
+from ludus.checkers.moves import Move
 
 DEPTH = 2  # plies: own move, best reply (3: and own move again)
 REPEATS = 8  # own positions remembered: a move back to one is a last resort
@@ -25,13 +26,13 @@ class SearchBot:
 
     level = "searcher"
 
-    def __init__(self, seed=1, depth=DEPTH):
+    def __init__(self, seed: int = 1, depth: int = DEPTH):
         self.rng = Lcg(seed)
         self.depth = depth
         self._seen = {}
         self._plies = {}
 
-    def _recent(self, seat, plies, key):
+    def _recent(self, seat: int, plies: int, key: bytes) -> list[bytes]:
         # the seat's last REPEATS positions (its holes, sorted), this one added; a new game forgets them
         if plies < self._plies.get(seat, 0):
             self._seen = {}
@@ -42,7 +43,7 @@ class SearchBot:
             del seen[0]
         return seen
 
-    def choose(self, game):
+    def choose(self, game: CheckersGame) -> Move | None:
         moves = game.legal_moves()
         if len(moves) <= 1:
             return moves[0] if moves else None
@@ -78,12 +79,12 @@ class SearchBot:
                 best.append(m)
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
 
-    def _value(self):
+    def _value(self) -> int:
         _cfg, board, pieces, live, totals, seat = self._ctx
         lead = min(totals[s] + REAR * _rear(board, pieces[s]) for s in live) if live else 0
         return lead - totals[seat] - REAR * _rear(board, pieces[seat])
 
-    def _replies(self, depth, alpha, beta):
+    def _replies(self, depth: int, alpha: int, beta: int) -> int:
         # MIN: the best reply of any other seat, each reply played alone
         if depth <= 0:
             return self._value()
@@ -102,7 +103,7 @@ class SearchBot:
                         return v
         return v if any_move else self._own(depth - 1, alpha, beta)
 
-    def _own(self, depth, alpha, beta):
+    def _own(self, depth: int, alpha: int, beta: int) -> int:
         # MAX: the searcher's own move
         if depth <= 0:
             return self._value()
@@ -122,7 +123,7 @@ class SearchBot:
 _STEPS: list = [None] * 7
 
 
-def _steps(code):
+def _steps(code: int) -> bytes:
     # per hole, the steps from it to the tip of the target of the set with board code `code` (kept)
     t = _STEPS[code]
     if t is None:
@@ -131,7 +132,7 @@ def _steps(code):
     return t
 
 
-def _rear(board, pieces):
+def _rear(board: bytearray, pieces: list[int]) -> int:
     # the most steps any of the pieces still has to go
     hi = 0
     for h in pieces:
@@ -141,13 +142,15 @@ def _rear(board, pieces):
     return hi
 
 
-def _gain(board, frm, to):
+def _gain(board: bytearray, frm: int, to: int) -> int:
     # for ordering: steps gained first (sorted ascending, so negated)
     r = _steps(board[frm])
     return r[to] - r[frm]
 
 
-def _make(board, pieces, totals, seat, frm, to):
+def _make(
+    board: bytearray, pieces: list[list[int]], totals: list[int], seat: int, frm: int, to: int
+) -> tuple[int, int, int, int, int]:
     code = board[frm]
     r = _steps(code)
     board[frm] = 0
@@ -158,7 +161,13 @@ def _make(board, pieces, totals, seat, frm, to):
     return (frm, to, k, code, r[to] - r[frm])
 
 
-def _unmake(board, pieces, totals, seat, undo):
+def _unmake(
+    board: bytearray,
+    pieces: list[list[int]],
+    totals: list[int],
+    seat: int,
+    undo: tuple[int, int, int, int, int],
+) -> None:
     frm, to, k, code, d = undo
     board[to] = 0
     board[frm] = code

@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     return action(args)
 
 
-def _generate(args):
+def _generate(args: argparse.Namespace) -> int:
     params = {}
     for key in GENERATED:
         value = getattr(args, key)
@@ -144,7 +144,7 @@ def _generate(args):
     return 0
 
 
-def _validate(args):
+def _validate(args: argparse.Namespace) -> int:
     bad = 0
     for path in args.files:
         try:
@@ -167,7 +167,7 @@ def _validate(args):
     return 2 if bad else 0
 
 
-def _draw(args):
+def _draw(args: argparse.Namespace) -> int:
     refuse_overwriting([("--svg", args.svg)], [("the board definition", args.file)])
     _load(args.file)
     d = boards.load(args.file)
@@ -183,7 +183,7 @@ def _draw(args):
     return 0
 
 
-def _pcb(args):
+def _pcb(args: argparse.Namespace) -> int:
     from ludus_host.pcb import outputs as pcb_outputs  # (SKiDL and the PCB job: 1.5 s, this branch only)
 
     boards_wanted = tuple(args.board) if args.board else FINISHED
@@ -198,7 +198,7 @@ def _pcb(args):
     return 0
 
 
-def _documents(args):
+def _documents(args: argparse.Namespace) -> int:
     from ludus_host.circuit import outputs  # (SKiDL: 1.5 s, this branch only)
 
     write = hardware.write_all if args.action == "hardware" else outputs.write_all
@@ -226,7 +226,7 @@ ACTIONS = {
 }
 
 
-def _load(path):
+def _load(path: str) -> BoardDefinition:
     try:
         # UTF-8 text of a sane size, each key once, or a named fault
         check_json(read_text(path, "board definition", 1024 * 1024), "board definition", path)

@@ -19,6 +19,8 @@ import re
 import select
 import sys
 import time
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from ludus.calibrate import CalibrationError, Wizard
 from ludus.errors import LudusError
@@ -50,12 +52,12 @@ class SerialPort:
     """The wizard's port on a real link (ludus_host.link.client.Link): a command and its reply. A board
     that resets (its USB port goes away and comes back) is asked again once it is back."""
 
-    def __init__(self, link, wait_s=5.0):
+    def __init__(self, link: Link, wait_s: float = 5.0):
         self.link = link
         self.wait_s = wait_s
         self.ident = 0
 
-    def ask(self, cmd, again=True, every_s=None, **fields):
+    def ask(self, cmd: str, again: bool = True, every_s: float | None = None, **fields: Any) -> dict:
         """The reply to cmd; CalibrationError if refused or unanswered in wait_s (again, every_s: as
         for ludus_host.link.client.answers; LinkReset when the board reset and again is False)."""
         self.ident += 1
@@ -70,7 +72,7 @@ class SerialPort:
             % (cmd, self.wait_s)
         )
 
-    def wait(self, ms):
+    def wait(self, ms: float) -> None:
         time.sleep(ms / 1000)
 
 
@@ -82,14 +84,14 @@ class TerminalPerson:
     """The person at the board, at a terminal: instructions printed, magnets seen by the board, words
     typed (s, l, n, q and Enter)."""
 
-    def __init__(self, total, stream=None):
+    def __init__(self, total: int, stream: TextIO | None = None):
         self.total = total
         self.stream = stream if stream is not None else sys.stdin
 
-    def say(self, text):
+    def say(self, text: str) -> None:
         print("  " + text, flush=True)
 
-    def _typed(self):
+    def _typed(self) -> str | None:
         # a line typed since the last look (None: nothing typed)
         try:
             ready, _, _ = select.select([self.stream], [], [], 0)
@@ -102,7 +104,7 @@ class TerminalPerson:
             raise Stopped()
         return line.strip().lower()
 
-    def act(self, step, check):
+    def act(self, step: dict, check: Callable[[], str | None]) -> str:
         do = step["do"]
         if do == "clear":
             print("Take every piece off the board, then press Enter.", flush=True)
@@ -137,7 +139,7 @@ class TerminalPerson:
             if word in WORDS and do in ("magnet", "cell", "stack"):
                 return WORDS[word]
 
-    def choose(self, question, choices, default):
+    def choose(self, question: str, choices: list[str], default: str) -> str:
         print(
             "%s %s [Enter: %s]"
             % (question, " / ".join(choices[:4]) + (" ..." if len(choices) > 4 else ""), default)
@@ -148,14 +150,14 @@ class TerminalPerson:
         return line.strip() or default
 
 
-def _load(path):
+def _load(path: str) -> Any:
     try:
         return json.loads(read_text(path, "calibration progress", 1024 * 1024))
     except (LudusError, ValueError, RecursionError) as exc:
         raise LudusError("%s cannot be read (%s): run with --restart to begin again" % (path, exc)) from None
 
 
-def send_file(port, name, text):
+def send_file(port: SerialPort, name: str, text: str) -> dict | None:
     """A file sent to the board in parts; the board checks it whole, writes it and boots again. A
     reset in the middle (the parts it had are gone) sends it again from its first part."""
     parts = [text[i : i + PART] for i in range(0, len(text), PART)] or [""]
@@ -182,7 +184,7 @@ def install(port: SerialPort, wiring: dict, calibration: str | None) -> None:
     port.ask("hello", every_s=AGAIN_S)
 
 
-def plot_text(rows, width=50):
+def plot_text(rows: list, width: int = 50) -> str:
     """Each cell's analog levels as a line of text: e (empty), 1 and 2 (magnets) along 0..65535; an
     outlier or a noisy cell marked at the end of its line."""
     out = []
@@ -195,7 +197,7 @@ def plot_text(rows, width=50):
     return "\n".join(out)
 
 
-def plot_svg(rows, title):
+def plot_svg(rows: list, title: str) -> str:
     """The levels as an SVG chart: one row per cell, the empty, one- and two-magnet levels as dots on a
     0..65535 axis; outliers and noisy cells in red, so they stand out at a glance."""
     h = 14 * len(rows) + 60
@@ -248,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
         if os.path.exists(progress_path) and not args.restart:
             progress = _load(progress_path)
 
-        def save(p):
+        def save(p: object) -> None:
             write_atomically(progress_path, json.dumps(p))
 
         print(

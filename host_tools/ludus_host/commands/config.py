@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", default=None, metavar="FILE", help="check FILE, write nothing")
 
 
-def _value(text):
+def _value(text: str) -> object:
     try:
         return json.loads(text)
     except ValueError:

@@ -7,9 +7,11 @@ import argparse
 import random
 import sys
 import time
+from typing import TextIO
 
 from ludus.bots.checkers import choose_move
 from ludus.checkers import start_position
+from ludus.checkers.game import CheckersGame
 from ludus.errors import ConfigError
 from ludus.record import GameRecord
 
@@ -64,7 +66,16 @@ def run(args: argparse.Namespace) -> int:
             sink.discard()
 
 
-def _play(args, game, record, sink, out, tty, delay, colour):
+def _play(
+    args: argparse.Namespace,
+    game: CheckersGame,
+    record: GameRecord | None,
+    sink: AtomicWriter | None,
+    out: TextIO,
+    tty: bool,
+    delay: float,
+    colour: bool,
+) -> int:
     rng = random.Random(args.seed)
     print("Chinese Checkers, setup %s, seed %d: %s" % (game.config.spec, args.seed, legend(game, colour)))
     if record is not None:

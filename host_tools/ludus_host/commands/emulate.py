@@ -33,7 +33,9 @@ import threading
 import time
 import tty
 from collections.abc import Callable
+from typing import Any, NoReturn
 
+from ludus.board.definition import BoardDefinition
 from ludus.config import read_config
 from ludus.errors import LudusError
 from ludus.games import position
@@ -95,7 +97,7 @@ class UsbPort:
     def back_in(self, seconds: float) -> None:
         """up() after `seconds`, in a thread of its own, saying where the port is."""
 
-        def again():
+        def again() -> None:
             self.up()
             self.say("ludus emulate: its USB serial is back, on %s%s" % (self.name, self.linked()))
 
@@ -147,7 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _setup(args):
+def _setup(args: argparse.Namespace) -> tuple[dict, BoardDefinition, str]:
 
     refuse_overwriting(
         [("--flash-image", args.flash_image), ("--link", args.link)],
@@ -163,7 +165,7 @@ def _setup(args):
     return config, board, name
 
 
-def _channels(words, board, config):
+def _channels(words: list[str], board: BoardDefinition, config: dict) -> list[int]:
     """Sensor channels of PLACE or channel-number words; LudusError for one that is neither."""
 
     out = []
@@ -183,13 +185,13 @@ def _channels(words, board, config):
     return out
 
 
-def _preset(config):
+def _preset(config: dict) -> str:
     game = config["game"]
     # a family name (ludo/classic, checkers) set up with its most common seating
     return {"checkers": "checkers/2"}.get(game, game + "/4" if game.count("/") == 1 else game)
 
 
-def _start_channels(board, config):
+def _start_channels(board: BoardDefinition, config: dict) -> list[int]:
     game = position(_preset(config))
     binding = board.bind(game.place_names)
     counts = bytearray(len(game.place_names))
@@ -206,7 +208,7 @@ class Console:
     shown as the port going away, and the controls typed on stdin (put, lift, press, cut, ...) turned
     into pin levels. One request to the harness at a time (the lock)."""
 
-    def __init__(self, emu, port, board, config):
+    def __init__(self, emu: pico.EmulatedPico, port: UsbPort, board: BoardDefinition, config: dict):
         self.emu = emu
         self.port = port
         self.board = board
@@ -216,10 +218,10 @@ class Console:
         emu.on_usb = self.to_port
         emu.on_note = self.noted
 
-    def to_port(self, text):
+    def to_port(self, text: str) -> None:
         self.port.write(text.encode("latin1"))
 
-    def noted(self, msg):
+    def noted(self, msg: dict) -> None:
         # a reset or a power cut: the USB port goes away, and comes back once the Pico is up again
         if "reset" in msg or msg.get("power") == "off":
             self.port.down()
@@ -228,20 +230,20 @@ class Console:
         if "reset" in msg or msg.get("power") == "on":
             self.port.back_in(DROP_S)
 
-    def request(self, **req):
+    def request(self, **req: Any) -> None:
         with self.lock:
             self.emu.request(**req)
             if req["op"] != "usb":
                 self.emu.request(op="go")
 
-    def from_port(self):
+    def from_port(self) -> None:
         while not self.stop.is_set():
             data = self.port.read(0.2)
             if data:
                 self.request(op="usb", data=data.decode("latin1"))
 
-    def controls(self):
-        down = set()
+    def controls(self) -> None:
+        down: set[int] = set()
         for line in sys.stdin:
             words = line.split()
             if not words:
@@ -256,7 +258,7 @@ class Console:
         with self.lock:
             self.emu.request(op="stats")  # ends the free run: the main loop sees the answer and stops
 
-    def control(self, verb, rest, down):
+    def control(self, verb: str, rest: list[str], down: set[int]) -> set[int]:
         """One typed control; the channels with a piece on them afterwards."""
         request = self.request
         if verb in ("put", "lift"):
@@ -282,7 +284,7 @@ class Console:
             print("emulate: unknown %r (put, lift, start, clear, press, hold, cut, quit)" % verb)
         return down
 
-    def serve(self, typed=True):
+    def serve(self, typed: bool = True) -> None:
         """Run until quit, Ctrl-C or SIGTERM: the port copied, the controls read when typed."""
         threading.Thread(target=self.from_port, daemon=True).start()
         if typed:
@@ -300,7 +302,7 @@ class Console:
         finally:
             self.stop.set()
 
-    def keep_flash(self, image):
+    def keep_flash(self, image: str) -> None:
         try:
             with self.lock:
                 self.emu.save_flash(image + ".part")
@@ -310,7 +312,7 @@ class Console:
             print("ludus emulate: the flash could not be saved: %s" % exc, file=sys.stderr)
 
 
-def _stopped(_signum, _frame):
+def _stopped(_signum: int, _frame: object) -> NoReturn:
     raise KeyboardInterrupt
 
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from ludus_host.args import OverwriteError, inside
-from ludus_host.build.flash_tree import FlashError, operations, stage
+from ludus_host.build.flash_tree import FlashError, Operation, operations, stage
 from ludus_host.paths import ROOT, read_text
 
 
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(args, op):
+def _run(args: argparse.Namespace, op: Operation) -> None:
     base = args.mpremote.split() if args.mpremote else [sys.executable, "-m", "mpremote"]
     try:
         proc = subprocess.run(base + op.args, capture_output=True, text=True, timeout=300)

@@ -10,6 +10,7 @@ once however often it is fetched. PORT is a serial port or exec:COMMAND, as for 
 
 import argparse
 import os
+from collections.abc import Callable
 
 from ludus.errors import LudusError
 from ludus.record import GameRecord
@@ -43,7 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _ask(link, cmd, until, wait, again=True):
+def _ask(
+    link: Link, cmd: dict, until: Callable[[dict], object], wait: float, again: bool = True
+) -> list[dict]:
     """Send cmd and collect its reply lines (several for `games`) until the last; GamesError for an
     error reply or none in `wait` seconds. If the board resets meanwhile (its port goes away and comes
     back), the question is asked again (again=False: a command that changes the board is not: it is
@@ -116,10 +119,10 @@ def season_table(reply: dict) -> dict | None:
     if table is None:
         return None
 
-    def whole(v):
+    def whole(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
 
-    def bad(what):
+    def bad(what: str) -> GamesError:
         return GamesError("the board's season cannot be read: %s" % what)
 
     if not isinstance(table, dict) or not isinstance(reply.get("rules"), str):
@@ -188,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
             if args.new_season:
                 if table is None:
                     raise GamesError("--new-season: the board keeps no season to begin anew")
-                (new,) = _ask(
+                (begun,) = _ask(
                     link,
                     {"cmd": "season", "id": "ludus-new", "new": True},
                     lambda item: True,
@@ -197,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
                 )
                 print(
                     "a new %s season begins on the board; the old one is kept there as %s"
-                    % (new.get("rules"), new.get("kept_as"))
+                    % (begun.get("rules"), begun.get("kept_as"))
                 )
     finally:
         link.close()

@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 QUESTIONS = ("hello", "help", "state", "stats", "config", "journal", "levels", "frame", "games", "season")
 
 
-def _question(line):
+def _question(line: str) -> bool:
     cmd = json.loads(line)
     return cmd["cmd"] in QUESTIONS and not (cmd["cmd"] == "season" and ("new" in cmd or "rules" in cmd))
 

@@ -3,6 +3,7 @@ pair; a forced pass counts as one move). Prints the count after each first move 
 and always ends with the leaf count alone on the last line."""
 
 import argparse
+from typing import Any
 
 from ludus.errors import NotationError
 from ludus.games import position
@@ -27,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def perft(game, depth: int) -> int:
+def perft(game: Any, depth: int) -> int:
     """Leaves `depth` plies deep: the game's own fast perft where it has one, else push/pop."""
     if hasattr(game, "perft"):
         return game.perft(depth)

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from ludus.board.definition import BoardDefinition
 from ludus.errors import BoardDefinitionError, NotationError
 from ludus.hw.pixels import gamma_table
 from ludus.light.palette import MEANING_PATTERN, SOLID
@@ -69,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 DEFAULT_SEED = "00" * 32
 
 
-def _turn_clock(value):
+def _turn_clock(value: str | None) -> bool | int:
     if value is None:
         return False
     if value == "rules":
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
 DEVICE_EVENTS = ("boot", "self_test", "journal", "stopped", "fault", "safe_mode", "power_cut", "reseed")
 
 
-def _on_the_pico(args, text, board, board_name):
+def _on_the_pico(args: argparse.Namespace, text: str, board: BoardDefinition, board_name: str) -> int:
     # the script recorded tick by tick here, replayed as pin levels on the emulated Pico running the
     # flashed firmware with its test hooks (forced dice, `start` positions), and the referee's events
     # and LED frames of both runs compared
@@ -153,7 +154,7 @@ def _on_the_pico(args, text, board, board_name):
     return 0 if summary["pico"]["events_equal"] and summary["pico"]["frames_equal"] else 1
 
 
-def pico_tree(board_name, game):
+def pico_tree(board_name: str, game: str) -> str:
     """The tree `ludus play --pico` runs: `ludus flash`'s files mode with the test hooks, at the
     brightness `ludus play` shows (full), in build/pico-tree-BOARD."""
 
@@ -163,17 +164,18 @@ def pico_tree(board_name, game):
     return tree
 
 
-def _tail(ticks, steps):
+def _tail(ticks: list[dict], steps: list[dict]) -> int:
     # the emulated time to run after the last step: to the script's end, and 400 ms more
     last = ticks[-1]["t"] if ticks else 0
     return last + 400 - (steps[-1]["at"] if steps else 0)
 
 
-EDGE_MS = 40  # a frame this close to an event is either side of it: the event's line and the frame
-# leave the board in the same tick, and USB may bring the line after the chain has the frame
+EDGE_MS = 60  # a frame this close to an event is either side of it: the board says an event a tick
+# after the tick that made it, a scene composed later may wait a tick more behind the line (docs/
+# firmware.md, "A tick's budget"), and USB may bring a line before or after the chain has a frame
 
 
-def compare(items, report, board):
+def compare(items: list[dict], report: dict, board: BoardDefinition) -> dict:
     """How a `ludus play` run (its items) and the emulated Pico's (run_session's report) agree.
 
     Events: the referee's, one for one. Lights: the events cut both runs into the same spans; in each
@@ -195,9 +197,9 @@ def compare(items, report, board):
         "emulated_ms": report["emulated_ms"],
     }
     if not out["events_equal"]:
-        for k, (a, b) in enumerate(zip(here, there)):
-            if _plain(a) != _plain(b):
-                out["first_difference"] = {"index": k, "here": _plain(a), "pico": _plain(b)}
+        for k, (ours, theirs) in enumerate(zip(here, there)):
+            if _plain(ours) != _plain(theirs):
+                out["first_difference"] = {"index": k, "here": _plain(ours), "pico": _plain(theirs)}
                 break
         else:
             out["first_difference"] = {"index": min(len(here), len(there))}
@@ -235,6 +237,7 @@ def compare(items, report, board):
         # every steady light of the scene, the board lit (a blinking one may be dark all through a
         # short span on one board and not on the other)
         must = _span(mine, times_here, k, 2)
+        assert must is not None  # (the span a was found in)
         if [led for led in b if led not in a or (a[led] and a[led] != b[led])] or [
             led for led in must if led not in b
         ]:
@@ -250,7 +253,9 @@ def compare(items, report, board):
     return out
 
 
-def _span(frames, times, k, which, lit_only=False):
+def _span(
+    frames: list, times: list[int], k: int, which: int, lit_only: bool = False
+) -> dict[int, int] | None:
     # {led: colour bits} of the LEDs frame[which] names, over the frames in force between event k and
     # the next, edges aside (lit_only: only those with a channel on); None if too short to tell
     start = times[k] + EDGE_MS
@@ -275,12 +280,12 @@ def _span(frames, times, k, which, lit_only=False):
     return lit
 
 
-def _lit(lit, board):
+def _lit(lit: dict[int, int], board: BoardDefinition) -> list[str]:
     names = {board.led_of_cell[i]: board.cell_ids[i] for i in range(board.cell_count)}
     return sorted("%s:%d" % (names.get(led, led), bits) for led, bits in lit.items())
 
 
-def _plain(e):
+def _plain(e: dict) -> dict:
     # an event as both runs must agree on it: not its time, and not the dice seed's commitment or
     # reveal (the board draws its own seed from its hardware entropy, as it must)
     e = dict(e)

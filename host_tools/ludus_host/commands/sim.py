@@ -17,6 +17,8 @@ import ipaddress
 import socket
 import sys
 import webbrowser
+from collections.abc import Callable
+from typing import NoReturn
 
 from aiohttp import web
 from ludus.errors import LudusError
@@ -75,7 +77,7 @@ class SimError(LudusError):
     """A server that cannot start: the address is not this machine's, the port is refused."""
 
 
-def listen(host, port):
+def listen(host: str, port: int) -> socket.socket:
     """A listening socket on host:port, or on a free port of host when that one is taken."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -128,7 +130,9 @@ def reachable_from_elsewhere(sock: socket.socket) -> bool:
         return True
 
 
-async def serve(app, sock, ready=None):
+async def serve(
+    app: web.Application, sock: socket.socket, ready: Callable[[], None] | None = None
+) -> NoReturn:
     """Serve app on sock until cancelled; ready() is called once it accepts connections."""
 
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
@@ -173,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     )
     url = url_of(sock, args.host)
 
-    def ready():
+    def ready() -> None:
         print("Ludus simulator: %s  (Ctrl-C stops it)" % url, flush=True)
         if reachable_from_elsewhere(sock):
             print(

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pcbnew
@@ -29,19 +30,26 @@ POWER_EDGE = 5.0
 MOUNT_HOLE = 3.2  # M3
 PLANE_ARC_ERROR = 0.05
 
+# pcbnew ships no type information: its objects are Any here, named for what they are
+Board = Any  # a pcbnew.BOARD
+Footprint = Any  # a pcbnew.FOOTPRINT
+NetCode = Any  # a pcbnew.NETINFO_ITEM
+Job = dict[str, Any]  # the job ludus_host.pcb.job writes (JSON)
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm
+
 
 def mm(v: float) -> int:
     return round(v * 1_000_000)  # KiCad 6 counts nanometres
 
 
-def point(x: float, y: float):
+def point(x: float, y: float) -> Any:
     return pcbnew.wxPoint(mm(x), mm(y))
 
 
 class Placer:
     """Footprints placed on a board, each side's occupied rectangles kept for the next."""
 
-    def __init__(self, board, job):
+    def __init__(self, board: Board, job: Job):
         self.board = board
         self.job = job
         self.w, self.h = job["width"], job["height"]
@@ -51,7 +59,7 @@ class Placer:
         self.library: dict[str, Any] = {}
         self.sides: dict[str, str] = {}
 
-    def load(self, ref, footprint, value):
+    def load(self, ref: str, footprint: str, value: str) -> Footprint:
         if footprint not in self.library:
             lib, name = footprint.split(":")
             folder = self.job["libraries"].get(lib) or os.path.join(
@@ -73,7 +81,9 @@ class Placer:
         self.fps[ref] = fp
         return fp
 
-    def put(self, ref, x, y, rot=0.0, side="top", record=True):
+    def put(
+        self, ref: str, x: float, y: float, rot: float = 0.0, side: str = "top", record: bool = True
+    ) -> None:
         fp = self.fps[ref]
         fp.SetPosition(point(x, y))
         fp.SetOrientationDegrees(rot)
@@ -83,7 +93,7 @@ class Placer:
         if record:
             self.record(ref)
 
-    def bbox(self, ref):
+    def bbox(self, ref: str) -> Box:
         fp = self.fps[ref]
         fp.BuildCourtyardCaches()
         layer = pcbnew.B_CrtYd if self.sides.get(ref) == "bottom" else pcbnew.F_CrtYd
@@ -101,10 +111,10 @@ class Placer:
             pcbnew.ToMM(box.GetBottom()),
         )
 
-    def tht(self, ref) -> bool:
+    def tht(self, ref: str) -> bool:
         return any(p.GetAttribute() == pcbnew.PAD_ATTRIB_PTH for p in self.fps[ref].Pads())
 
-    def record(self, ref):
+    def record(self, ref: str) -> None:
         box = self.bbox(ref)
         self.rects[self.sides[ref]].append(box)
         if self.tht(ref):  # through-hole leads reach the other side
@@ -120,7 +130,9 @@ class Placer:
                     )
                 )
 
-    def fits(self, ref, margin=SPACING, top_clear=None, edge=1.0):
+    def fits(
+        self, ref: str, margin: float = SPACING, top_clear: float | None = None, edge: float = 1.0
+    ) -> bool:
         x0, y0, x1, y1 = self.bbox(ref)
         if x0 < edge or y0 < edge or x1 > self.w - edge or y1 > self.h - edge:
             return False
@@ -151,17 +163,17 @@ class Placer:
 
     def near(
         self,
-        ref,
-        x,
-        y,
-        rot=0.0,
-        side="bottom",
-        margin=SPACING,
-        step=0.5,
-        limit=60.0,
-        top_clear=None,
-        edge=1.0,
-    ):
+        ref: str,
+        x: float,
+        y: float,
+        rot: float = 0.0,
+        side: str = "bottom",
+        margin: float = SPACING,
+        step: float = 0.5,
+        limit: float = 60.0,
+        top_clear: float | None = None,
+        edge: float = 1.0,
+    ) -> tuple[float, float]:
         """REF at the free spot nearest (X, Y) (a square spiral of STEP mm, out to LIMIT), on the
         routing grid."""
         x, y = round(x / router.PITCH) * router.PITCH, round(y / router.PITCH) * router.PITCH
@@ -180,7 +192,7 @@ class Placer:
         raise SystemExit("no room for %s near (%.1f, %.1f)" % (ref, x, y))
 
 
-def place(board, job, placer):
+def place(board: Board, job: Job, placer: Placer) -> None:
     comps = job["components"]
     for c in comps:
         placer.load(c["ref"], c["footprint"], c["value"])
@@ -252,7 +264,7 @@ def place(board, job, placer):
         raise SystemExit("not placed: %s" % ", ".join(missing))
 
 
-def _edge_spot(placer, ref, job):
+def _edge_spot(placer: Placer, ref: str, job: Job) -> tuple[float, float, int]:
     # along the board's edges, USB outwards (the footprint's USB end is its -y; on the underside the
     # flip turns it to +y), the spot nearest the job's corner
     hh = 25.5 + 1.55  # the module's half length and its USB connector's overhang
@@ -280,7 +292,7 @@ def _edge_spot(placer, ref, job):
     return x, y, rot
 
 
-def mounting_holes(placer, job):
+def mounting_holes(placer: Placer, job: Job) -> list[tuple[float, float]]:
     """M3 holes on a grid of about 100 mm, wherever both sides are free."""
     out = []
     n_x = max(2, round(placer.w / 100) + 1)
@@ -298,7 +310,9 @@ def mounting_holes(placer, job):
     return out
 
 
-def _free_circle(placer, x, y, r, limit=20.0):
+def _free_circle(
+    placer: Placer, x: float, y: float, r: float, limit: float = 20.0
+) -> tuple[float, float] | None:
     step = 0.5
     for ring in range(int(limit / step)):
         for k in range(-ring, ring + 1):
@@ -316,7 +330,7 @@ def _free_circle(placer, x, y, r, limit=20.0):
     return None
 
 
-def nets(board, job, placer):
+def nets(board: Board, job: Job, placer: Placer) -> dict[str, NetCode]:
     """Every pad's net as the circuit has it."""
     codes = {}
     for name in sorted(set(job["pin_nets"].values())):
@@ -332,7 +346,7 @@ def nets(board, job, placer):
     return codes
 
 
-def _pads(board, codes):
+def _pads(board: Board, codes: dict[str, NetCode]) -> tuple[list[router.Pad], dict[str, int]]:
     number = {name: k + 1 for k, name in enumerate(sorted(codes))}
     out = []
     for fp in board.GetFootprints():
@@ -357,7 +371,14 @@ def _pads(board, codes):
     return out, number
 
 
-def route(board, job, placer, codes, holes, progress):
+def route(
+    board: Board,
+    job: Job,
+    placer: Placer,
+    codes: dict[str, NetCode],
+    holes: list[tuple[float, float]],
+    progress: Callable[[str], None],
+) -> list[str]:
     """Every net but the planes' routed (rip-up and reroute, ludus_host.pcb.router), the supply's path
     and the LED rail's feed at the width their current needs, the planes reached by a via beside each
     surface pad. Returns what is left unrouted."""
@@ -381,7 +402,7 @@ def route(board, job, placer, codes, holes, progress):
     # U3's OUT pins feed the LED rail's plane each through vias of their own beside the pin: the
     # supply's current split over RAIL_VIAS vias, where a wide track round the chip would wall in its
     # signal pins
-    feed = [p for p in by_net.get(rail, []) if p.ref == job["rail_feed"][0]]
+    feed = [p for p in (by_net.get(rail, []) if rail is not None else []) if p.ref == job["rail_feed"][0]]
     order = []
     for net, ps in by_net.items():
         name = name_of[net]
@@ -414,8 +435,8 @@ def route(board, job, placer, codes, holes, progress):
     routes = []
     escapes(grid, job, placer, pads)
     for name in PLANES:
-        net = number.get(name)
-        for p in by_net.get(net, []):
+        plane = number.get(name)
+        for p in by_net.get(plane, []) if plane is not None else []:
             if len(p.layers) == 2:
                 continue  # a through-hole pad reaches the plane itself
             for _ in range(_rail_vias(p, feed)):
@@ -453,7 +474,7 @@ def route(board, job, placer, codes, holes, progress):
     return failed
 
 
-def escapes(grid, job, placer, pads) -> None:
+def escapes(grid: router.Grid, job: Job, placer: Placer, pads: list[router.Pad]) -> None:
     """Each pin of the fine-pitch parts' signal rows (the power mux's 0.2 mm pads) led straight out of
     the part before anything else is routed (router.Grid.escape_pad); its net, or its plane's via,
     goes on from there. Routed later, the plane vias beside the power pins walled the signal pins in,
@@ -466,7 +487,7 @@ def escapes(grid, job, placer, pads) -> None:
                 grid.escape_pad(p, centre)
 
 
-def _rail_vias(pad, feed) -> int:
+def _rail_vias(pad: router.Pad, feed: list[router.Pad]) -> int:
     """How many vias PAD takes into its plane: one, or for U3's OUT pins all but one of RAIL_VIAS on the
     pin whose neighbour is IN2 (USB's small current) and one on the pin beside IN1, where the supply's
     wide track comes in."""
@@ -475,7 +496,7 @@ def _rail_vias(pad, feed) -> int:
     return current.RAIL_VIAS - 1 if pad.number == "1" else 1
 
 
-def outline(board, w, h):
+def outline(board: Board, w: float, h: float) -> None:
     pts = [(0, 0), (w, 0), (w, h), (0, h)]
     for a, b in zip(pts, pts[1:] + pts[:1]):
         s = pcbnew.PCB_SHAPE(board)
@@ -487,7 +508,7 @@ def outline(board, w, h):
         board.Add(s)
 
 
-def planes(board, job, codes):
+def planes(board: Board, job: Job, codes: dict[str, NetCode]) -> None:
     w, h = job["width"], job["height"]
     for name, layer in PLANES.items():
         z = pcbnew.ZONE(board)
@@ -506,7 +527,7 @@ def planes(board, job, codes):
         board.Add(z)
 
 
-def holes(board, spots):
+def holes(board: Board, spots: list[tuple[float, float]]) -> None:
     for k, (x, y) in enumerate(spots):
         fp = pcbnew.FootprintLoad(
             os.path.join(
@@ -520,7 +541,7 @@ def holes(board, spots):
         board.Add(fp)
 
 
-def design_rules(board, job):
+def design_rules(board: Board, job: Job) -> None:
     board.SetCopperLayerCount(4)
     ds = board.GetDesignSettings()
     nc = ds.GetNetClasses().GetDefault()
@@ -544,7 +565,7 @@ def design_rules(board, job):
         names.insert(name)
 
 
-def fabrication(board, out, name):
+def fabrication(board: Board, out: str, name: str) -> list[str]:
     """Gerbers of every layer a fab needs, and the drill files (Excellon, plated and not apart)."""
     pc = pcbnew.PLOT_CONTROLLER(board)
     po = pc.GetPlotOptions()
@@ -585,7 +606,7 @@ def fabrication(board, out, name):
     return written
 
 
-def report(board, path):
+def report(board: Board, path: str) -> tuple[dict[str, int], str]:
     pcbnew.WriteDRCReport(board, path, pcbnew.EDA_UNITS_MILLIMETRES, True)
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -600,11 +621,11 @@ def report(board, path):
     return counts, text
 
 
-def _box(b):
+def _box(b: Any) -> list[float]:
     return [round(pcbnew.ToMM(v), 3) for v in (b.GetLeft(), b.GetTop(), b.GetRight(), b.GetBottom())]
 
 
-def geometry(board, job, spots, placer):
+def geometry(board: Board, job: Job, spots: list[tuple[float, float]], placer: Placer) -> dict[str, Any]:
     """What the pictures draw, read from the finished board."""
     g = {"width": job["width"], "height": job["height"], "title": job["title"], "tracks": [], "vias": []}
     for t in board.GetTracks():
@@ -637,13 +658,13 @@ def geometry(board, job, spots, placer):
     return g
 
 
-def main():
+def main() -> None:
     job_path, out = sys.argv[1], sys.argv[2]
     with open(job_path, encoding="utf-8") as f:
         job = json.load(f)
     os.makedirs(out, exist_ok=True)
 
-    def progress(text):
+    def progress(text: str) -> None:
         print("%s: %s" % (job["name"], text), flush=True)
 
     # pcbnew gives every item a random id and writes a board's footprints, drawings and tracks in the

@@ -16,7 +16,9 @@ pcbnew process and in the tests alike.
 import heapq
 import math
 from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Literal, overload
 
 PITCH = 0.5  # mm between grid nodes: two 0.25 mm tracks on neighbouring nodes leave 0.25 mm
 TRACK = 0.25  # track width
@@ -79,6 +81,13 @@ class Net:
 
 
 _OFFSETS: dict[float, list[tuple[int, int]]] = {}
+
+Node = tuple[int, int]  # (layer, grid index)
+Wide = tuple[float, set[int]]  # a wide net's (width, neck nodes)
+Start = tuple[set[Node], list[tuple[float, float]]]  # (nodes, anchors) already joined
+Routed = tuple[Route, list[int]]  # a route and the pads it could not reach
+SoftRouted = tuple[Route, list[int], set[int]]  # ... and the nets whose copper it crossed
+Progress = Callable[[str], None]
 
 
 def _offsets(radius: float) -> list[tuple[int, int]]:
@@ -162,7 +171,9 @@ class Grid:
                 g[:] = b
             self._frozen = True
 
-    def _nodes_near_rect(self, x0: float, y0: float, x1: float, y1: float, margin: float, round_r: float = 0):
+    def _nodes_near_rect(
+        self, x0: float, y0: float, x1: float, y1: float, margin: float, round_r: float = 0
+    ) -> Iterator[int]:
         """Grid indices whose centre lies within MARGIN of the rectangle (or of the circle of radius
         ROUND_R at its centre, when given)."""
         ix0 = max(0, math.ceil((x0 - margin) / PITCH - 1e-9))
@@ -183,7 +194,9 @@ class Grid:
                 if d < margin - 1e-9:
                     yield iy * self.nx + ix
 
-    def block_rect(self, x0: float, y0: float, x1: float, y1: float, layers=(0, 1), margin: float = 0.0):
+    def block_rect(
+        self, x0: float, y0: float, x1: float, y1: float, layers: Iterable[int] = (0, 1), margin: float = 0.0
+    ) -> None:
         """No copper of any net inside the rectangle (plus MARGIN) on LAYERS."""
         assert not self._frozen
         for layer in layers:
@@ -260,7 +273,9 @@ class Grid:
                 del self.claims[g][i]
             grids[g][i] = self._effective(g, i)
 
-    def _mark_track_node(self, layer: int, i: int, net: int, reach: list[tuple[int, int]] | None = None):
+    def _mark_track_node(
+        self, layer: int, i: int, net: int, reach: list[tuple[int, int]] | None = None
+    ) -> None:
         if reach:  # a wide track: every node its copper comes near
             for dx, dy in reach:
                 j = self._offset(i, dx, dy)
@@ -292,7 +307,7 @@ class Grid:
             return y * self.nx + x
         return None
 
-    def _around(self, i: int, kind: int):
+    def _around(self, i: int, kind: int) -> Iterator[int]:
         # kind 1: the four orthogonal neighbours (0.5 mm); kind 2: the four diagonal ones (0.71 mm)
         ix, iy = i % self.nx, i // self.nx
         steps = ((1, 0), (-1, 0), (0, 1), (0, -1)) if kind == 1 else ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -343,14 +358,18 @@ class Grid:
 
     # ---- routing -------------------------------------------------------------------------------
 
-    def route_all(self, nets: list[Net], progress=lambda text: None) -> tuple[dict[int, Route], list[int]]:
+    def route_all(
+        self, nets: list[Net], progress: Progress = lambda text: None
+    ) -> tuple[dict[int, Route], list[int]]:
         """Every net of NETS routed, in their order, then those that found no way routed again through
         the others' copper (negotiated congestion) and the nets in their way ripped up and routed after
         them. Returns each net's Route and the nets left unrouted."""
         routes, queue = self.first_pass(nets, progress)
         return self.negotiate(nets, routes, queue, progress)
 
-    def first_pass(self, nets: list[Net], progress=lambda text: None) -> tuple[dict[int, Route], list[int]]:
+    def first_pass(
+        self, nets: list[Net], progress: Progress = lambda text: None
+    ) -> tuple[dict[int, Route], list[int]]:
         """Every net of NETS routed in their order where it finds a free way: each net's Route and the
         nets that found none (left without copper)."""
         self._freeze()
@@ -367,7 +386,11 @@ class Grid:
         return routes, queue
 
     def negotiate(
-        self, nets: list[Net], routes: dict[int, Route], queue: list[int], progress=lambda text: None
+        self,
+        nets: list[Net],
+        routes: dict[int, Route],
+        queue: list[int],
+        progress: Progress = lambda text: None,
     ) -> tuple[dict[int, Route], list[int]]:
         """The nets of QUEUE (left unrouted by first_pass) routed through the others' copper, the nets
         in their way ripped up and routed again, until every net has its way or the rounds run out."""
@@ -399,7 +422,7 @@ class Grid:
             self.rip_up(net)
             # two nets that have ripped each other up: the next one to route keeps off the other
             self.tabu[net] = {v for (a, v) in self.ripped if a == net and self.ripped.get((v, net))}
-            r, missed, victims = self._route_net(n, soft=True, rounds=rounds)  # type: ignore[misc]
+            r, missed, victims = self._route_net(n, soft=True, rounds=rounds)
             for v in victims:
                 self.ripped[(net, v)] = self.ripped.get((net, v), 0) + 1
             routes[net] = r
@@ -417,7 +440,9 @@ class Grid:
         progress("rip-up and reroute: %d rounds, %d nets left unrouted" % (rounds, len(failed)))
         return routes, failed
 
-    def _reroute(self, victims: set[int], by_net: dict[int, Net], routes: dict[int, Route], queue: list[int]):
+    def _reroute(
+        self, victims: set[int], by_net: dict[int, Net], routes: dict[int, Route], queue: list[int]
+    ) -> None:
         # the nets and plane vias a net crossed: ripped up, routed again, and queued when they fail
         for v in sorted(victims):
             self.rip_up(v)
@@ -492,7 +517,11 @@ class Grid:
                     heapq.heappush(heap, (ng, 0, layer, j, key))
         return None
 
-    def _route_net(self, n: Net, soft: bool, rounds: int = 0):
+    @overload
+    def _route_net(self, n: Net, soft: Literal[False], rounds: int = 0) -> Routed: ...
+    @overload
+    def _route_net(self, n: Net, soft: Literal[True], rounds: int = 0) -> SoftRouted: ...
+    def _route_net(self, n: Net, soft: bool, rounds: int = 0) -> Routed | SoftRouted:
         groups = [self.pad_nodes(p) for p in n.pads]
         anchors = [(p.x, p.y) for p in n.pads]
         wide = None
@@ -521,16 +550,49 @@ class Grid:
                 result[2].update(more[2])  # type: ignore[misc]
         return result if soft else result[:2]
 
+    @overload
     def route(
         self,
         net: int,
-        groups,
-        anchors,
-        soft: bool = False,
-        wide=None,
+        groups: list[list[Node]],
+        anchors: list[tuple[float, float]],
+        soft: Literal[False] = False,
+        wide: Wide | None = None,
         penalty: int = CONFLICT_COST,
-        start=None,
-    ):
+        start: Start | None = None,
+    ) -> Routed: ...
+    @overload
+    def route(
+        self,
+        net: int,
+        groups: list[list[Node]],
+        anchors: list[tuple[float, float]],
+        soft: Literal[True],
+        wide: Wide | None = None,
+        penalty: int = CONFLICT_COST,
+        start: Start | None = None,
+    ) -> SoftRouted: ...
+    @overload
+    def route(
+        self,
+        net: int,
+        groups: list[list[Node]],
+        anchors: list[tuple[float, float]],
+        soft: bool,
+        wide: Wide | None = None,
+        penalty: int = CONFLICT_COST,
+        start: Start | None = None,
+    ) -> Routed | SoftRouted: ...
+    def route(
+        self,
+        net: int,
+        groups: list[list[Node]],
+        anchors: list[tuple[float, float]],
+        soft: bool = False,
+        wide: Wide | None = None,
+        penalty: int = CONFLICT_COST,
+        start: Start | None = None,
+    ) -> Routed | SoftRouted:
         """Connect NET's pads: GROUPS holds each pad's (layer, node) entries, ANCHORS each pad's centre.
         The pads join one by one, nearest first, each to the copper already joined. Returns the Route
         and the indices of the pads it could not reach (and, with SOFT, the nets whose copper it
@@ -585,7 +647,7 @@ class Grid:
             joined.append(anchors[k])
         return (result, missed, victims) if soft else (result, missed)
 
-    def _crossed(self, net: int, path, wide) -> set[int]:
+    def _crossed(self, net: int, path: list[Node], wide: Wide | None) -> set[int]:
         # the nets whose claims lie where PATH's copper goes
         out: set[int] = set()
         for k, (layer, i) in enumerate(path):
@@ -609,7 +671,7 @@ class Grid:
         r = max(math.hypot(dx, dy) for dx, dy in reach) * PITCH
         return _offsets(r + (VIA - TRACK) / 2 + PITCH / 2)
 
-    def _wide_free(self, layer: int, i: int, net: int, reach) -> bool:
+    def _wide_free(self, layer: int, i: int, net: int, reach: list[tuple[int, int]]) -> bool:
         grid = self.track[layer]
         for dx, dy in reach:
             j = self._offset(i, dx, dy)
@@ -719,7 +781,16 @@ class Grid:
                         heapq.heappush(heap, (ng, layer, j, key))
         return None
 
-    def _astar(self, net, sources, targets, target_xy, limit=MAX_EXPANDED, soft: int = 0, wide=None):
+    def _astar(
+        self,
+        net: int,
+        sources: list[Node],
+        targets: set[Node],
+        target_xy: tuple[float, float],
+        limit: int = MAX_EXPANDED,
+        soft: int = 0,
+        wide: Wide | None = None,
+    ) -> list[Node] | None:
         """The cheapest path from SOURCES to TARGETS. With SOFT, nodes another routed net holds (but not
         the base: pads, edges) are passable at SOFT plus their history each; WIDE = (width, neck nodes)
         keeps a wide track's swath free outside the neck."""
@@ -729,7 +800,7 @@ class Grid:
         reach = self._reach(wide[0]) if wide else None
         neck = wide[1] if wide else None
 
-        def h(i):
+        def h(i: int) -> float:
             return abs((i % nx) - tx * inv) + abs((i // nx) - ty * inv)
 
         def price(layer: int, j: int) -> float:
@@ -850,7 +921,7 @@ class Grid:
                     total += c
         return total
 
-    def _commit(self, net: int, path: list[tuple[int, int]], result: Route, wide=None) -> None:
+    def _commit(self, net: int, path: list[tuple[int, int]], result: Route, wide: Wide | None = None) -> None:
         width = wide[0] if wide else TRACK
         for end in {path[0], path[-1]}:
             if end in self.stubs:
@@ -881,7 +952,9 @@ class Grid:
                 start = k
 
 
-def _runs(layer: int, pts: list[tuple[float, float]], widths: list[float]):
+def _runs(
+    layer: int, pts: list[tuple[float, float]], widths: list[float]
+) -> list[tuple[int, float, float, float, float, float]]:
     # a run of grid points as the fewest straight segments, each of one width; a step touching the neck
     # is narrow (the wide copper starts on a node whose whole swath was found free)
     if len(pts) < 2:
