@@ -95,6 +95,12 @@ class Simulator:
         self.all_events: list[dict] = []
         self.stirred = False  # the last tick changed the scene or said something
         self.rolloff = False  # the last tick began in a Ludo roll-off
+        # the board's loop books a tick's events at the next tick, and a new game's start record at
+        # the one after; the referee then leaves its deferred work a tick (ludus.app.App.step): the
+        # same here, so that the frames come at the ticks the board's come
+        self._booking = False
+        self._start_booking = False
+        self._new_game_booked = False
         self.narrate = False  # each event item also has its `words` (ludus play --words)
         self.bots: dict = {}  # the seats the board plays, as config.json's `bots` names them
         self.players: dict = {}  # what the players are called, as config.json's `names` has them
@@ -103,6 +109,8 @@ class Simulator:
         self.referee = self._new_referee()
 
     def _new_referee(self) -> Referee:
+        # a board started afresh has nothing left to book
+        self._booking = self._start_booking = self._new_game_booked = False
         ref = Referee(
             self.board,
             self.preset,
@@ -167,8 +175,18 @@ class Simulator:
         """One referee tick at self.now on the board as it is: (the scene changed, the events). The
         caller moves the clock on (the simulator's own steps, the browser simulator's table)."""
         self.rolloff = in_rolloff(self.referee.game)  # (the events' words: a roll of the roll-off)
-        changed = self.referee.tick(self.physical.read(self.now), self.now, button)
-        return changed, self.referee.take_events()
+        ref = self.referee
+        before = len(ref.events)  # (said between ticks, a restore's: the board books them at this one)
+        booked = self._booking or self._start_booking or before > 0
+        changed = ref.tick(self.physical.read(self.now), self.now, button, not booked)
+        events = ref.take_events()
+        # the start record follows at the tick after the one that books a new game
+        self._start_booking = self._new_game_booked or any(
+            e.get("event") == "new_game" for e in events[:before]
+        )
+        self._booking = len(events) > before
+        self._new_game_booked = any(e.get("event") == "new_game" for e in events[before:])
+        return changed, events
 
     def words(self, event: dict) -> str:
         """An event of the last tick in words, as the simulator's page writes it (link.words)."""
