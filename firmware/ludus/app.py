@@ -17,7 +17,7 @@ books at once, before anything else reads the journal."""
 import json
 from array import array
 
-from ludus.referee.core import Referee, default_scene
+from ludus.referee.core import Referee
 from ludus.runtime import const, transient
 
 # ticks wrap at 2**30: an interval is (now - then) & _TICKS_MASK, ludus.runtime.elapsed_ms inlined
@@ -80,7 +80,7 @@ class App:
         self.usb_ma = board.led_budget_ma()
         self.supply_ma = config["budget_ma"] or self.usb_ma
         self.external = 0
-        scene = default_scene(board, self._budget())
+        scene = transient("ludus.referee.build").default_scene(board, self._budget())
         scene.set_brightness(config["brightness"])
         bots = players = None
         if config["bots"] or config["names"]:
@@ -137,7 +137,8 @@ class App:
                 return booked
         supply = self.supply
         if supply is not None and supply.value() != self.external:
-            self._power(supply.value(), now_ms)
+            if transient("ludus.notices").power(self, supply.value()):
+                self.last_frame = now_ms - FRAME_MS  # (the next frame under the new budget, at once)
         # (a tick that booked leaves the referee's own deferred work to the next: ludus.referee.core)
         changed = ref.tick(self.levels, now_ms, self.button.poll(now_ms), not booked)
         t2 = clock() if clock is not None else 0
@@ -181,32 +182,11 @@ class App:
         # not ticked (an empty board would look like every piece lifted); said once, and when it mends
         broken = self.sensors.broken
         if broken != self.cut:
-            self.cut = broken
-            if broken:
-                self._say(
-                    {
-                        "event": "fault",
-                        "where": "sensors",
-                        "error": "the sensor chain reads nothing past its last chip: its data line or a"
-                        " chip is broken (the game waits until the chain reads again)",
-                    }
-                )
-            else:
-                self._say({"event": "sensors", "ok": True})
+            transient("ludus.notices").chain_changed(self, broken)
         return broken
 
     def _budget(self):
         return self.supply_ma if self.external else min(self.supply_ma, self.usb_ma)
-
-    def _power(self, external, now_ms):
-        # the supply came or went: the budget follows, the next frame is rendered under it at once
-        self.external = 1 if external else 0
-        budget = self._budget()
-        scene = self.referee.scene
-        if scene is not None and scene.budget_ma != budget:
-            scene.set_budget(budget)
-            self.last_frame = now_ms - FRAME_MS
-        self._say({"event": "power", "supply": "external" if external else "usb", "budget_ma": budget})
 
     def moved(self, now_ms):
         """Whether the sensors read otherwise than at the last step, on a board that was still: read

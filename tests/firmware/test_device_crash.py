@@ -2,7 +2,7 @@
 loop and the restart from the journal, repeated crashes ending in safe mode, and Ctrl-C into the REPL.
 Runs on both runtimes."""
 
-from device_bench import Bench
+from device_bench import Bench, _forget_modules
 from support import raises
 
 # whole games through the loop: the 64-bit unix port's 1,280-name pool is grown first, inside the
@@ -99,8 +99,11 @@ def test_a_game_stopped_into_the_repl_and_renamed_says_so_in_its_record_after_th
     import gc
 
     flash = _stopped_after_a_rename()
-    gc.collect()  # (the first board gone, frame and all: two do not fit the unix port's heap)
-    again = Bench(flash=flash)  # machine.reset() at the REPL: the game comes back from the journal
+    # machine.reset() at the REPL: the first board gone, frame, modules and all (two do not fit the
+    # unix port's heap), and the game comes back from the journal
+    _forget_modules()
+    gc.collect()
+    again = Bench(flash=flash)
     again.run(100)
     record = again.device.app.referee.record
     assert list(record.actions) == ["h7-h16"] and record.players == {0: "Anna", 1: "yellow"}

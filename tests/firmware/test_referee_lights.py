@@ -8,7 +8,7 @@ in test_referee_lights_ludo.py (a board is one game's board: each runs in its ow
 import gc
 
 import support
-from ludus.referee.core import default_scene
+from ludus.referee.build import default_scene
 from random_play import finish_move, rng
 from referee_rig import Rig
 

@@ -49,6 +49,7 @@ ALLOWED = {
     "ludus.device": None,  # boot, the tick, the link's commands: wires the app to the platform
     "ludus.commands": None,  # the link's settings commands, the device's own (loaded for each use)
     "ludus.startup": None,  # the device's boot and self-test (loaded for the boot)
+    "ludus.notices": BASE,  # what the app says of a broken sensor chain or a supply change (loaded then)
     "ludus.recovery": BASE,  # a crash's restart, safe mode, the REPL's hand-over (loaded only then)
     "main": None,  # the entry point wires everything together
     # the test hooks, beside the package on a test build only: they take the device they are given

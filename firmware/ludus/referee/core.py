@@ -78,62 +78,27 @@ class Referee(RefereeJudge, RefereeFlow):
     ):
         self.board = board
         self.preset = preset
-        if adapter is None:  # the preset reader is needed once: not kept on the heap
-            adapter = transient("ludus.referee.presets").adapter_for(preset)
-        self.adapter = adapter
-        names = ()
-        fills = []
-        for name, game in adapter.starts():
-            if not names:
-                names = game.place_names
-            fill = bytearray(len(names))
-            game.fill_counts(fill)
-            fills.append((name, fill))
-            game = None
-        places = self.places = board.bind(names)
-        n = self.place_count = len(names)
-        self.place_names = names
-        analog = board.sensor_kind == "analog" if occupancy is None else occupancy.analog
-        if occupancy is None:
-            from ludus.sensing.occupancy import Occupancy
-
-            occupancy = Occupancy(
-                board.channel_count, settle_ms=settle_ms, analog=analog, calibration=calibration
-            )
-        self.occ = occupancy
-        if scene is None:
-            scene = default_scene(board)
-        self._compose = None
-        if scene is not False:
-            from ludus.referee.lights import compose
-
-            self._compose = compose
-        else:
-            scene = None  # no LEDs: a referee for tests on a tight heap, or a headless tool
-        self.scene = scene
-        per_cell = 2 if analog else 1
-        self.cap = bytearray(n)  # the most pieces the sensors can tell apart on each place
-        for p in range(n):
-            self.cap[p] = per_cell * places.cell_count[p]
-        self._led_of_place = places.led
-        for _, fill in fills:
-            saturate(fill, self.cap)
-        self._starts = fills
-        self._zeros = bytes(n)
-        self.sensed = bytearray(n)
-        # what sense_changes() updates from a settled change, in one tuple (one lookup per change): the
-        # settled channels last read, cell of channel, place of cell, the sensed counts before
-        # saturation, the sensed counts, the caps, the cell count. (Kept only here: every attribute of
-        # the referee makes each lookup in its instance dictionary slower, docs/architecture.md.)
-        self._sense_bufs = (
-            bytearray(board.channel_count),
-            board.cell_of_channel,
-            places.place_of_cell,
-            bytearray(n),
+        # (the parts are made by ludus.referee.build, loaded for the call: not kept on the heap)
+        (
+            self.adapter,
+            self.places,
+            self.place_count,
+            self.place_names,
+            self.occ,
+            self._compose,
+            self.scene,
+            self.cap,  # the most pieces the sensors can tell apart on each place
+            self._led_of_place,
+            self._starts,
             self.sensed,
-            self.cap,
-            board.cell_count,
+            self._sense_bufs,  # what sense_changes() updates from a settled change, in one tuple
+            self._table,
+            self.clock,  # the turn clock, None when off: [its ms, the tick it runs from, seat, turn count]
+        ) = transient("ludus.referee.build").parts(
+            board, preset, scene, occupancy, settle_ms, calibration, adapter, turn_clock
         )
+        n = self.place_count
+        self._zeros = bytes(n)
         self.expected = bytearray(n)
         self.exp_sat = bytearray(n)
         self.seen = bytearray(n)
@@ -148,7 +113,6 @@ class Referee(RefereeJudge, RefereeFlow):
         self.record = None
         self.dice = None
         self.dice_used = 0
-        self._table = MoveTable(self.cap)
         self.table = None  # self._table once loaded with the position's moves
         self._scratch = None  # a second table, to try a position after a pending move
         self.pending = None  # the move of S_PENDING
@@ -175,14 +139,6 @@ class Referee(RefereeJudge, RefereeFlow):
         # the game a commit ended, its end (placements, the seed revealed, the lights) due at the next
         # tick (ludus.referee.judge._load_moves)
         self.over_due = False
-        # the turn clock, None when off: [its length in ms, the tick it runs from, the seat and the turn
-        # count it runs for]. (No property for its length: a class with a property makes MicroPython
-        # look every attribute stored on its instances up in the class first, a cost on every tick.)
-        self.clock = None
-        if turn_clock is not False and adapter.family == "ludo":
-            ms = 1000 * (adapter.rules.clock if turn_clock is True else int(turn_clock))
-            if ms:
-                self.clock = [ms, 0, -1, -1]
         self.auto_move = None  # the move the clock or a bot chose, for the players to carry out
         self.bots = None  # the seats the board plays (ludus.referee.flow.set_bots), None for none
         if bot_pause_ms != Referee.bot_pause_ms:
@@ -392,21 +348,3 @@ def _timers(self, now_ms):
     elif cue < 0 and (now_ms + 1 + cue) & _TICKS_MASK >= _CUE_MS:
         self.cue = 0
         self._dirty = True
-
-
-def default_scene(board, budget_ma=None):
-    """The light scene the referee makes for a board when it is given none (also what the host's board
-    validator tries, so it refuses what the referee would). budget_ma: the LEDs' current budget, if not
-    the board's own (a config's). ConfigError if the LEDs cannot be driven."""
-    from ludus.light.scene import LightScene
-
-    scene = LightScene(
-        board.led_count,
-        budget_ma=board.led_budget_ma() if budget_ma is None else budget_ma,
-        die_faces=board.die_faces,
-        ma_per_channel=board.ma_per_channel,
-        idle_ma_per_led=int(board.idle_ma + 0.5),
-    )
-    if len(board.die_pip_leds):
-        scene.set_die_leds(board.die_pip_leds)
-    return scene

@@ -9,7 +9,7 @@ undo, the Danish start choice) and the state that survives a power cut. A part o
 import hashlib
 
 from ludus.dice import Dice
-from ludus.errors import ConfigError, StateError
+from ludus.errors import StateError
 from ludus.record.actions import roll_values
 from ludus.record.game import GameRecord
 from ludus.referee.infer import diff_places, pair_nearest, split_difference
@@ -49,17 +49,6 @@ def _excess(sensed, fill):
         if sensed[p] > fill[p]:
             d += sensed[p] - fill[p]
     return d
-
-
-def _bot_module(family):
-    # the family's bot module (imported when a game with bots starts: not on the heap otherwise)
-    if family == "ludo":
-        import ludus.bots.ludo
-
-        return ludus.bots.ludo
-    import ludus.bots.checkers
-
-    return ludus.bots.checkers
 
 
 class RefereeFlow:
@@ -173,7 +162,8 @@ class RefereeFlow:
         self.phase = PLAY
         self.die_value = 0
         self.die_seat = -1
-        self._make_bots()
+        if self.bots is not None:  # (the module only for a game with bots)
+            transient("ludus.referee.seats").make_bots(self)
         self._dirty = True  # restored between ticks: the next tick recomposes (no setup lights left on)
         if restored:
             self._event("restored", start=start, actions=len(record.actions))
@@ -300,17 +290,7 @@ class RefereeFlow:
         """What the players are called, {seat: name} (seats as set_bots numbers them; a seat left out is
         called by its colour), from the next game on and in the game in play, whose record takes the
         names. ConfigError names a bad seat or name."""
-        players_fault = transient("ludus.record.players").players_fault
-        top = 3 if self.adapter.family == "ludo" else 5
-        for seat in names:
-            if seat.__class__ is not int or not 0 <= seat <= top:
-                raise ConfigError("player seat %r: expected a seat number 0..%d" % (seat, top))
-        fault = players_fault(names)
-        if fault:
-            raise ConfigError(fault)
-        self.players = dict(names) if names else None
-        if self.game is not None:
-            self.record.players = self._seat_players(self.game)
+        transient("ludus.referee.seats").set_players(self, names)
 
     def _named(self):
         # the game's names for an event, keyed as JSON keys them ({"0": "Anna"}), so an event is the
@@ -346,44 +326,7 @@ class RefereeFlow:
         """The seats the board plays from the next game on (and in the game in play): {seat: level},
         seat as the game numbers it (Ludo 0 green .. 3 blue; Chinese Checkers 0 ..), level one of the
         family's bot levels. ConfigError names a bad seat or level."""
-        family = self.adapter.family
-        names = _bot_module(family).LEVELS
-        checked = {}
-        for seat, level in levels.items():
-            if seat.__class__ is not int or not 0 <= seat < (4 if family == "ludo" else 6):
-                top = 3 if family == "ludo" else 5
-                raise ConfigError("bot seat %r: expected a seat number 0..%d" % (seat, top))
-            if level not in names:
-                raise ConfigError("bot level %r: expected one of %s" % (level, ", ".join(names)))
-            checked[seat] = level
-        # the bots' state in one attribute (each attribute of the referee costs heap and lookups on
-        # MicroPython): [levels by seat, bots of the game in play by seat or None, the tick the seat's
-        # idle wait began (-1 - t; 0: none), the move a bot chose (the referee's auto_move), or None]
-        if self.bots is not None and self.bots[3] is not None:
-            self.auto_move = None  # a chosen move no longer stands
-        self.bots = [checked, None, 0, None] if checked else None
-        self._make_bots()
-
-    def _make_bots(self):
-        # the bots of the game in play, for the seats it has
-        b = self.bots
-        if b is None:
-            return
-        if b[3] is not None:
-            self.auto_move = None
-        b[1] = b[3] = None
-        b[2] = 0
-        game = self.game
-        if game is None:
-            return
-        mod = _bot_module(self.adapter.family)
-        seats = game.seats if self.adapter.family == "ludo" else range(game.seats)
-        bots = {}
-        for seat in seats:
-            level = b[0].get(seat)
-            if level is not None:
-                bots[seat] = mod.bot_for(level, 1 + seat + 8 * self._games_started)
-        b[1] = bots or None
+        transient("ludus.referee.seats").set_bots(self, levels)
 
     def _bot_turn(self, now):
         # A bot's seat is to act: once the board has been still and matching for bot_pause_ms, roll for

@@ -17,7 +17,7 @@ from ludus.board.definition import BoardDefinition
 from ludus.board.places import COLOURS, FORMAT, LUDO_SHAPES
 from ludus.checkers.geometry import COL, POINT_OF, ROW
 from ludus.errors import BoardDefinitionError, ConfigError
-from ludus.referee.core import default_scene
+from ludus.referee.build import default_scene
 
 from ludus_host.paths import check_json, read_text, write_atomically
 
