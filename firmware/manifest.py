@@ -87,6 +87,7 @@ package("ludus", files=(
     "recovery.py",
     "referee/__init__.py",
     "referee/adapter.py",
+    "referee/botseats.py",
     "referee/checkers.py",
     "referee/core.py",
     "referee/flow.py",

@@ -51,15 +51,12 @@ def _excess(sensed, fill):
     return d
 
 
-def _bot_module(family):
-    # the family's bot module (imported when a game with bots starts: not on the heap otherwise)
-    if family == "ludo":
-        import ludus.bots.ludo
+def _bot_module(ref):
+    # the bot module of the referee's game, with the lights of the seats it plays (ludus.referee.botseats:
+    # imported when bots are set, not on the heap otherwise)
+    from ludus.referee.botseats import bots_of
 
-        return ludus.bots.ludo
-    import ludus.bots.checkers
-
-    return ludus.bots.checkers
+    return bots_of(ref)
 
 
 class RefereeFlow:
@@ -347,7 +344,7 @@ class RefereeFlow:
         seat as the game numbers it (Ludo 0 green .. 3 blue; Chinese Checkers 0 ..), level one of the
         family's bot levels. ConfigError names a bad seat or level."""
         family = self.adapter.family
-        names = _bot_module(family).LEVELS
+        names = _bot_module(self).LEVELS
         checked = {}
         for seat, level in levels.items():
             if seat.__class__ is not int or not 0 <= seat < (4 if family == "ludo" else 6):
@@ -358,10 +355,12 @@ class RefereeFlow:
             checked[seat] = level
         # the bots' state in one attribute (each attribute of the referee costs heap and lookups on
         # MicroPython): [levels by seat, bots of the game in play by seat or None, the tick the seat's
-        # idle wait began (-1 - t; 0: none), the move a bot chose (the referee's auto_move), or None]
+        # idle wait began (-1 - t; 0: none), the move a bot chose (the referee's auto_move), or None,
+        # what ludus.referee.botseats keeps of the seats' lights]
         if self.bots is not None and self.bots[3] is not None:
             self.auto_move = None  # a chosen move no longer stands
-        self.bots = [checked, None, 0, None] if checked else None
+        self.bots = [checked, None, 0, None, None] if checked else None
+        self._dirty = True  # (the seats' lights change with them)
         self._make_bots()
 
     def _make_bots(self):
@@ -376,7 +375,7 @@ class RefereeFlow:
         game = self.game
         if game is None:
             return
-        mod = _bot_module(self.adapter.family)
+        mod = _bot_module(self)
         seats = game.seats if self.adapter.family == "ludo" else range(game.seats)
         bots = {}
         for seat in seats:
