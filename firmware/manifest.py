@@ -88,6 +88,7 @@ package("ludus", files=(
     "recovery.py",
     "referee/__init__.py",
     "referee/adapter.py",
+    "referee/botseats.py",
     "referee/build.py",
     "referee/checkers.py",
     "referee/core.py",

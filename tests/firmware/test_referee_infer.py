@@ -153,8 +153,9 @@ def test_native_judge_and_diffs_agree_with_the_bytecode_versions():
 
 
 def test_inlined_constants_agree():
-    # referee.core, referee.judge and referee.lights inline ludus.referee.states' values as private const()s
-    # (no global lookup), and the judge the kinds 1..3 below: their source must agree (CPython reads it)
+    # referee.core, referee.judge, referee.lights and referee.botseats inline ludus.referee.states'
+    # values as private const()s (no global lookup), and the judge the kinds 1..3 below: their source
+    # must agree (CPython reads it)
     import sys
 
     if sys.implementation.name == "micropython":
@@ -166,7 +167,7 @@ def test_inlined_constants_agree():
 
     assert (MATCH, PARTIAL, FOREIGN) == (1, 2, 3)
     here = os.path.dirname(referee_states.__file__)
-    for name in ("core", "judge", "lights"):
+    for name in ("core", "judge", "lights", "botseats"):
         with open(os.path.join(here, name + ".py")) as f:
             found = re.findall(r"^_([A-Z_]+) = const\((\d+)\)", f.read(), re.M)
         assert found

@@ -897,3 +897,34 @@ def test_the_prompt_names_a_base_or_a_home_as_players_say_it():
     )
     illegal = describe({"event": "illegal", "missing": ["green.base"], "unexpected": ["t9"], "reason": "no"})
     assert illegal == "Not allowed, Green's base to t9: no. Put it back in Green's base"
+
+
+def test_the_table_says_which_seats_the_board_plays_at_which_level_and_lights_it():
+    position = "ludo classic seats=gr turn=r rolls=- g=t2,base,base,base r=t30,base,base,base"
+    levels = (("random", "1 light pulses"), ("preferred", "2 lights pulse"), ("strong", "3 lights pulse"))
+    for level, lights in levels:
+        t = LiveTable("ludo/classic/2", seed=SEED)
+        t.act({"do": "start", "position": position})
+        t.act({"do": "bots", "bots": {"red": level}})
+        t.advance(t.now + 100)
+        st = t.state()
+        assert st["turn_bot"] == "The board plays this seat at %s (%s on its base)" % (level, lights)
+        assert st["prompt"] == "Red (%s bot) is thinking" % level
+        level_lit = [name for _, name, meaning, colour in st["lit"] if meaning == "turn" and colour == "red"]
+        assert len([n for n in level_lit if n.startswith("red.base.")]) == int(lights[0]), st["lit"]
+    # a person's seat to act: no words of the board playing it, no level on its base
+    t = LiveTable("ludo/classic/2", seed=SEED)
+    t.act({"do": "start", "position": position.replace("turn=r", "turn=g")})
+    t.act({"do": "bots", "bots": {"red": "strong"}})
+    t.advance(t.now + 100)
+    st = t.state()
+    assert st["turn_bot"] is None and "board plays" not in st["prompt"]
+    assert not [name for _, name, meaning, _ in st["lit"] if name.startswith(("red.base.", "green.base."))]
+
+
+def test_the_words_of_each_level_say_its_lights():
+    from ludus_host.virtual.words import level_lights
+
+    assert level_lights("ludo", "strong") == "3 lights pulse on its base"
+    assert level_lights("checkers", "greedy") == "2 lights pulse on its point"
+    assert level_lights("checkers", "random") == "1 light pulses on its point"

@@ -861,7 +861,9 @@ def test_a_bot_plays_red_then_a_power_cut_keeps_the_game(browser, served):
     wait_for(d, lambda: state(d)["phase"] == "play", "the position")
     Select(button(d, "bot-red")).select_by_value("preferred")
     wait_for(d, lambda: state(d)["bots"] == {"red": "preferred"}, "red a bot")
-    assert "The board plays this seat: it plays what the board plays" in text(d, "bot-words-red")
+    assert text(d, "bot-words-red").startswith(
+        "Board plays: preferred. On its turn 2 lights pulse on its base; it plays what the board plays"
+    )
     # the board throws for red after a second of a still board (a 2, the seed's first), and lights the
     # move it chose
     wait_for(d, lambda: "chose" in text(d, "prompt"), "the bot's move")

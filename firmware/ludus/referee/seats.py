@@ -6,16 +6,12 @@ from ludus.errors import ConfigError
 from ludus.runtime import transient
 
 
-def _bot_module(family):
-    # the family's bot module (imported when a game with bots starts: not on the heap otherwise; kept
-    # while the game runs)
-    if family == "ludo":
-        import ludus.bots.ludo
+def _bot_module(ref):
+    # the bot module of the referee's game, with the lights of the seats it plays
+    # (ludus.referee.botseats: imported when bots are set, kept while they are)
+    from ludus.referee.botseats import bots_of
 
-        return ludus.bots.ludo
-    import ludus.bots.checkers
-
-    return ludus.bots.checkers
+    return bots_of(ref)
 
 
 def _seat_fault(what, seat, top):
@@ -42,7 +38,7 @@ def set_players(ref, names):
 def set_bots(ref, levels):
     """Referee.set_bots: the seats and levels checked, then the bots made for the game in play."""
     family = ref.adapter.family
-    names = _bot_module(family).LEVELS
+    names = _bot_module(ref).LEVELS
     top = 3 if family == "ludo" else 5
     checked = {}
     for seat, level in levels.items():
@@ -54,10 +50,12 @@ def set_bots(ref, levels):
         checked[seat] = level
     # the bots' state in one attribute (each attribute of the referee costs heap and lookups on
     # MicroPython): [levels by seat, bots of the game in play by seat or None, the tick the seat's
-    # idle wait began (-1 - t; 0: none), the move a bot chose (the referee's auto_move), or None]
+    # idle wait began (-1 - t; 0: none), the move a bot chose (the referee's auto_move), or None,
+    # what ludus.referee.botseats keeps of the seats' lights]
     if ref.bots is not None and ref.bots[3] is not None:
         ref.auto_move = None  # a chosen move no longer stands
-    ref.bots = [checked, None, 0, None] if checked else None
+    ref.bots = [checked, None, 0, None, None] if checked else None
+    ref._dirty = True  # (the seats' lights change with them)
     make_bots(ref)
 
 
@@ -73,7 +71,7 @@ def make_bots(ref):
     game = ref.game
     if game is None:
         return
-    mod = _bot_module(ref.adapter.family)
+    mod = _bot_module(ref)
     seats = game.seats if ref.adapter.family == "ludo" else range(game.seats)
     bots = {}
     for seat in seats:

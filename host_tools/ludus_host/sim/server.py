@@ -44,7 +44,7 @@ from ludus_host.sim.table import (
     replay_script,
     seats_in_play,
 )
-from ludus_host.virtual.words import bot_words, rules_words, start_words
+from ludus_host.virtual.words import bot_words, level_lights, rules_words, start_words
 
 FRAME_MS = 20  # how often the table runs and the page gets a frame that changed (50 Hz, the board's tick)
 MAX_REQUEST = 2 * 1024 * 1024  # a replayed script or record, at most
@@ -206,6 +206,7 @@ class Hub:
             "bot_seats": bot_seat_names(t.preset),
             "bot_levels": list(BOT_LEVELS[family]),
             "bot_words": bot_words(family),
+            "bot_lights": {level: level_lights(family, level) for level in BOT_LEVELS[family]},
             "rules": rules_words(t.preset),
             "cues": cue_notes(),
             "state": t.state(),

@@ -38,6 +38,7 @@ from ludus_host.virtual.board import SimBoard, game_colours, load_board
 from ludus_host.virtual.runner import TICK_MS, Simulator
 from ludus_host.virtual.script import PIECE_COLOURS, Action, parse_script
 from ludus_host.virtual.words import (
+    bot_turn_words,
     details,
     move_places,
     prompt,
@@ -482,6 +483,7 @@ class LiveTable:
             "turn_colour": seat_colour(ref.adapter, game, turn) if turn is not None else None,
             "turn_name": _own_name(players, turn, seat_colour(ref.adapter, game, turn)),
             "prompt": prompt(ref, hand, players),
+            "turn_bot": bot_turn_words(ref),
             "details": details(ref),
             "rolls": rolls_of(ref.adapter, game),
             "last_move": last_move_cells(self.board, ref.record.actions if game is not None else []),
@@ -800,6 +802,7 @@ def _script_step(table: LiveTable, label: str, line: int, memo: dict) -> dict:
         "phase": st["phase"],
         "turn_colour": st["turn_colour"],
         "prompt": st["prompt"],
+        "turn_bot": st["turn_bot"],
         "details": st["details"],
         "rolls": st["rolls"],
         "last_move": st["last_move"],

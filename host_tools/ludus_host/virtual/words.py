@@ -7,6 +7,7 @@ from typing import Any
 
 from ludus.ludo.moves import CHOICE, ENTRY_FLAG, ORDER, PLAY
 from ludus.ludo.rules import rules_from_spec
+from ludus.referee.botseats import lights_for
 from ludus.referee.states import PHASE_NAMES, SITUATION_NAMES
 
 from ludus_host.link.words import choice_words, listed, places_at, seat_colour, title, who
@@ -154,6 +155,27 @@ def prompt(ref: Any, hand: Sequence = (), players: dict | None = None) -> str:
 def _bot_name(ref: Any, game: Any, players: dict | None) -> str:
     level = ref.bot_levels().get(game.turn)
     return "%s (%s bot)" % (who(ref.adapter, game, game.turn, players), level)
+
+
+def level_lights(family: str, level: str) -> str:
+    """How the board shows a bot's level on its seat while the seat is to act, in words: "3 lights
+    pulse on its base" (ludus.referee.botseats: 1, 2 or 3 by level, weakest first)."""
+    n = lights_for(family, level)
+    lit = "1 light pulses" if n == 1 else "%d lights pulse" % n
+    return "%s on its %s" % (lit, "base" if family == "ludo" else "point")
+
+
+def bot_turn_words(ref: Any) -> str | None:
+    """The words under whose turn it is when the board plays the seat to act: "The board plays this seat
+    at strong (3 lights pulse on its base)"; None while a person's seat is to act or no game is in
+    play."""
+    game = ref.game
+    if game is None or PHASE_NAMES[ref.phase] != "play":
+        return None
+    level = ref.bot_levels().get(game.turn)
+    if not level:
+        return None
+    return "The board plays this seat at %s (%s)" % (level, level_lights(ref.adapter.family, level))
 
 
 def details(ref: Any) -> str:

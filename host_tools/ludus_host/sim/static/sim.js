@@ -35,7 +35,7 @@ const $ = (id) => document.getElementById(id);
 const view = {
   board: null, boardName: null, state: null, frame: "", ws: null, replay: null,
   cells: {}, leds: [], selectedHand: null, spare: null, press: null, focus: null,
-  starts: {}, startSeats: {}, botWords: {}, cues: {}, heardCue: null, played: [], muted: false,
+  starts: {}, startSeats: {}, botWords: {}, botLights: {}, cues: {}, heardCue: null, played: [], muted: false,
   audio: null, big: null,
 };
 window.ludus = view; // for the browser tests: what the page believes
@@ -125,6 +125,7 @@ function hello(msg) {
   $("settings-note").hidden = true;
   view.botLevels = msg.bot_levels || [];
   view.botWords = msg.bot_words || {};
+  view.botLights = msg.bot_lights || {};
   view.cues = msg.cues || {};
   view.heardCue = null; // the cues so far are history: only new ones sound
   showRules(msg.rules || [], view.botLevels, view.botWords);
@@ -454,7 +455,7 @@ function showState(st) {
   drawPieces(st.pieces);
   showLit(st.lit);
   showHand(st.hand);
-  showTurn(st.phase, st.turn_colour, st.turn_name, st.rolls || [], st.prompt, st.details, st.winner);
+  showTurn(st.phase, st.turn_colour, st.turn_name, st.rolls || [], st.prompt, st.details, st.winner, st.turn_bot);
   $("status").dataset.phase = st.phase;
   $("status").dataset.situation = st.situation || "";
   $("die-shown").textContent = st.die && st.die.length ? "The board's die shows: " + st.die.join(" ") : "";
@@ -480,9 +481,9 @@ function logLine(t, text) {
   return `${Math.floor(t / 1000)}.${Math.floor((t % 1000) / 100)} s  ${text}`;
 }
 
-function showTurn(phase, colour, name, rolls, prompt, details, winner) {
-  // whose turn, large and in the seat's colour (at the end, the winner's); the throws waiting as dice;
-  // what to do now, in words
+function showTurn(phase, colour, name, rolls, prompt, details, winner, bot) {
+  // whose turn, large and in the seat's colour (at the end, the winner's), and whether the board plays
+  // it at which level; the throws waiting as dice; what to do now, in words
   if (phase === "over" && winner) [colour, name] = winner;
   const box = $("status-box");
   const fill = colour ? PIECE_FILL[colour] || "#777" : "#bbb";
@@ -491,7 +492,7 @@ function showTurn(phase, colour, name, rolls, prompt, details, winner) {
   $("turn-swatch").style.visibility = colour ? "visible" : "hidden";
   $("turn-who").textContent = phase === "setup" ? "Setting up" : !colour ? (phase === "over" ? "Game over" : "") :
     name ? `${name} (${TITLE(colour)})` : TITLE(colour);
-  $("turn-what").textContent = !colour ? "" : phase === "over" ? "Game over" : "to play";
+  $("turn-what").textContent = !colour ? "" : phase === "over" ? "Game over" : bot ? "to play. " + bot : "to play";
   // the set-up list where it is wanted: beside the words in setup and at the end, with the tools in play
   const setup = $("setup-row");
   const home = phase === "play" ? $("tools-box") : $("status-box");
@@ -684,7 +685,10 @@ function showBots(bots) {
     const level = (bots || {})[sel.dataset.seat];
     sel.value = level || "person";
     const words = $("bot-words-" + sel.dataset.seat);
-    if (words) words.textContent = level ? "The board plays this seat: it " + (view.botWords[level] || "") + "." : "";
+    if (words) {
+      words.textContent = !level ? "" : `Board plays: ${level}. On its turn ${view.botLights[level] || ""}; it ` +
+        (view.botWords[level] || "") + ".";
+    }
   }
 }
 
@@ -1058,7 +1062,7 @@ function showStep() {
   showMoves(s.moves);
   showLog(s.log);
   showLastMove(s.last_move);
-  showTurn(s.phase, s.turn_colour, null, s.rolls || [], s.prompt, s.details, null);
+  showTurn(s.phase, s.turn_colour, null, s.rolls || [], s.prompt, s.details, null, s.turn_bot);
   $("die-shown").textContent = s.die && s.die.length ? "The board's die shows: " + s.die.join(" ") : "";
   $("commitment").textContent = "";
   $("verified").textContent = "";
