@@ -180,7 +180,7 @@ class Referee(RefereeJudge, RefereeFlow):
             table_of(self)  # the tick after a commit: its frame went out first (docs/referee.md)
         elif self.start_due is not None:
             self._begin_due()
-            held = self.start_due is None
+            held = True  # (the new game's scene at the tick after its beginning; none between)
         # (before a change is judged: the game is over, and it goes to the setup)
         if self.over_due and (spare or settled):
             self._game_over()
@@ -192,6 +192,8 @@ class Referee(RefereeJudge, RefereeFlow):
                 _evaluate(self)  # (a module function: a method is looked up through the instance first)
             else:
                 self._detect_start()
+                if self.start_due is not None:  # (begun over the next ticks: the setup's scene
+                    held = True  # would only flash before the game's)
         if button and not self.over_due:  # (a press in the tick a game ends: not taken)
             self._button(button)
             later = False
