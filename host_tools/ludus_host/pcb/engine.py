@@ -219,22 +219,15 @@ def place(board: Board, job: Job, placer: Placer) -> None:
     # the sensors, centred under their cells, and the LEDs under their windows: fixed
     for s in job["sensors"]:
         placer.put(s["ref"], s["x"], s["y"], 0, "top")
+    placed: list[str] = []
     for led in job["leds"]:
         # a quarter turn where a neighbour's courtyard is in the way (the die's pips, 6.6 mm apart)
-        # or, failing both, moved by up to 0.5 mm inside its 5 mm window
-        done = False
-        for shift in range(6):
-            for dx, dy in sorted({(a * shift / 10, b * shift / 10) for a in (-1, 0, 1) for b in (-1, 0, 1)}):
-                for rot in (0, 90):
-                    placer.put(led["ref"], led["x"] + dx, led["y"] + dy, rot, "top", record=False)
-                    if placer.fits(led["ref"], 0.0, top_clear=-100):
-                        done = True
-                        break
-                if done:
-                    break
-            if done:
-                break
-        placer.record(led["ref"])
+        # or, failing both, moved by up to 0.5 mm inside its 5 mm window; failing that too, with a
+        # neighbour turned the other way (two windows nearer along one axis than both LEDs' long sides
+        # allow, but not their short ones)
+        if not _place_led(placer, led) and not _turn_neighbour(placer, led, placed):
+            placer.record(led["ref"])
+        placed.append(led["ref"])
     # each cell's small parts on the underside beneath its sensor, each LED's capacitor beneath it
     for s in job["sensors"]:
         cap, pull = s["capacitor"], s.get("pull_up")
@@ -291,6 +284,41 @@ def place(board: Board, job: Job, placer: Placer) -> None:
     missing = sorted(refs - set(placer.sides))
     if missing:
         raise SystemExit("not placed: %s" % ", ".join(missing))
+
+
+def _place_led(placer: Placer, led: dict[str, Any]) -> bool:
+    """LED at its window, turned or moved by up to 0.5 mm where a neighbour is in the way; False (and
+    not recorded) when no such spot is free."""
+    for shift in range(6):
+        for dx, dy in sorted({(a * shift / 10, b * shift / 10) for a in (-1, 0, 1) for b in (-1, 0, 1)}):
+            for rot in (0, 90):
+                placer.put(led["ref"], led["x"] + dx, led["y"] + dy, rot, "top", record=False)
+                if placer.fits(led["ref"], 0.0, top_clear=-100):
+                    placer.record(led["ref"])
+                    return True
+    return False
+
+
+def _turn_neighbour(placer: Placer, led: dict[str, Any], placed: list[str]) -> bool:
+    """LED placed after turning one of the LEDs placed before it (PLACED) a quarter, nearest first;
+    False, with every LED as it was, when no such turn makes room."""
+    x, y = led["x"], led["y"]
+    for other in sorted(placed, key=lambda r: math.dist(_xy(placer, r), (x, y))):
+        ox, oy = _xy(placer, other)
+        if math.dist((ox, oy), (x, y)) > 10:
+            break
+        rot = placer.fps[other].GetOrientationDegrees()
+        box = placer.bbox(other)
+        placer.rects["top"].remove(box)
+        placer.put(other, ox, oy, 90 - rot, "top", record=False)
+        if placer.fits(other, 0.0, top_clear=-100):
+            placer.record(other)
+            if _place_led(placer, led):
+                return True
+            placer.rects["top"].remove(placer.bbox(other))
+        placer.put(other, ox, oy, rot, "top", record=False)
+        placer.rects["top"].append(box)
+    return False
 
 
 def _nets_of(job: Job, ref: str) -> set[str]:
