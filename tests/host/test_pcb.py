@@ -171,6 +171,25 @@ def test_the_supply_path_and_the_led_rails_feed_are_as_wide_as_their_current_nee
         board.tracks.pop()
 
 
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_power_muxs_parts_sit_beside_the_pins_they_serve_and_its_in1_faces_the_fet(name):
+    board = _board(name)
+    mux = board.footprints[job.RAIL_FEED[0]]
+    pins = {net: (x, y) for _number, net, x, y, _hw, _hh in mux.places}
+    # its dividers, current limit, soft start and status parts: next to the mux, on its pin's side
+    for net in ("OV1", "PR1", "ILM", "SS", "SUPPLY_SENSE"):
+        parts = [f for f in board.footprints.values() if f is not mux and net in f.pads.values()]
+        parts = [f for f in parts if f.ref != ref.PICO]
+        assert parts, net
+        for f in parts:
+            assert math.hypot(f.x - mux.x, f.y - mux.y) < 12, (net, f.ref)
+            assert (f.y - mux.y) * (pins[net][1] - mux.y) > 0, (net, f.ref)
+    # the supply's wide track comes straight in: IN1 (VEXT) is the power pin nearer the FET's VEXT pads
+    fet = [(x, y) for _n, net, x, y, _hw, _hh in board.footprints["Q1"].places if net == "VEXT"]
+    fx, fy = sum(x for x, _ in fet) / len(fet), sum(y for _, y in fet) / len(fet)
+    assert math.dist(pins["VEXT"], (fx, fy)) < math.dist(pins["VBUS_F"], (fx, fy))
+
+
 def test_ipc_2221_widths():
     # IPC-2221's chart as its formula: 1 A on an outer 1 oz layer at 10 C is about 0.3 mm (12 mil)
     assert current.width_mm(1.0) == pytest.approx(0.30, abs=0.01)
@@ -357,6 +376,48 @@ def test_a_wide_net_keeps_its_width_and_clearance_and_narrows_only_at_its_pads()
         p for *_, x0, y0, x1, y1, w in routes[1].segments if w == router.TRACK for p in ((x0, y0), (x1, y1))
     ]
     assert min(math.hypot(x - thin.x, y - thin.y) for x, y in thin_ends) < 0.8
+
+
+def _mux_row(shared):
+    # a fine-pitch row: two ground pins, then two signal pins, led out by their escapes (towards -y);
+    # the ground pins' via (or vias), then the signal pins routed to pads straight ahead
+    grid = router.Grid(30, 30)
+    row = [
+        router.Pad("U", str(n), net, x, 15.0, 0.1, 0.3, (1,))
+        for n, net, x in ((3, 1, 13.5), (4, 1, 14.0), (5, 2, 14.5), (6, 3, 15.0))
+    ]
+    ends = [
+        router.Pad("R", "1", 2, 14.5, 5.0, 0.4, 0.4, (1,)),
+        router.Pad("R", "2", 3, 18.0, 5.0, 0.4, 0.4, (1,)),
+    ]
+    for p in row + ends:
+        grid.add_pad(p)
+    assert all(grid.escape_pad(p, (14.25, 16.15)) for p in row)
+    if shared:
+        assert grid.join_escapes(row[1], row[0])  # the inner ground pin joins the outer one
+        grid.fanout_pad(row[0])
+    else:
+        grid.fanout_pad(row[0])
+        grid.fanout_pad(row[1])
+    routes, failed = grid.first_pass([router.Net(3, [row[3], ends[1]]), router.Net(2, [row[2], ends[0]])])
+    assert failed == []
+    vias = [v for r in grid.fanout_routes.values() for v in r.vias]
+    return grid, routes, vias
+
+
+def test_two_ground_pins_side_by_side_share_one_via_and_leave_the_signal_pin_beside_them_its_way():
+    grid, routes, vias = _mux_row(shared=True)
+    assert len(vias) == 1 and vias[0][0] <= 13.5  # beyond the outer pin, away from the signal pins
+    # the joint: a track between the two escapes' ends, held for good like them
+    joint = [s for r in grid.fanout_routes.values() for s in r.segments if s[2] == s[4] and s[1] != s[3]]
+    assert {(min(s[1], s[3]), max(s[1], s[3])) for s in joint} == {(13.5, 14.0)}
+    assert all(o >= router.ESCAPE_BASE for o in grid.joints)
+    # pin 5 goes straight out of its escape to its pad
+    assert {x for _, x0, _y0, x1, _y1, _w in routes[2].segments for x in (x0, x1)} == {14.5}
+    # with a via of its own, the inner ground pin's via stands in that way: pin 5 goes round
+    _, routes, vias = _mux_row(shared=False)
+    assert len(vias) == 2
+    assert {x for _, x0, _y0, x1, _y1, _w in routes[2].segments for x in (x0, x1)} != {14.5}
 
 
 # ---- with KiCad -------------------------------------------------------------------------------------

@@ -4,4 +4,4 @@ its design rules, and written as a KiCad board, Gerbers, drill files, a position
 # the boards whose PCB is routed whole and DRC clean, and committed under hardware/BOARD/pcb/; the others
 # are left out until the router finishes them (hardware/README.md, "The PCBs": what is left), and
 # `ludus boards pcb --board NAME` tries one
-FINISHED = ("ludo40", "ludo40-analog")
+FINISHED = ("checkers", "ludo52", "ludo40", "ludo56", "ludo40-analog")

@@ -27,6 +27,12 @@ CONTROLLER_SPACING = 2.5  # round the controller's parts, where most nets meet
 RAIL_VIA_REACH = 3.0  # mm from U3's OUT pin to each of its vias into the rail's plane
 POWER_SPACING = 4.0  # round the supply's parts: room for a wide track between them
 POWER_EDGE = 5.0
+MUX_FROM_FET = 8.0  # mm from the FET's pads on VEXT towards where the power mux is sought
+MUX_SIDE_ROOM = 3.5  # mm kept free of parts beside the mux's power pins: the rail's vias, IN1's track
+SATELLITE_SPACING = 1.0  # round a part on one of the mux's signal pins
+SATELLITE_PITCH = 2.5  # mm between those parts' centres along their row
+SATELLITE_MM = 6.0  # mm from the mux's centre where a part on one of its signal pins is sought
+SATELLITE_ROOM = 5.5  # mm beyond the escapes of the mux's signal rows kept free for those parts
 MOUNT_HOLE = 3.2  # M3
 PLANE_ARC_ERROR = 0.05
 
@@ -131,9 +137,21 @@ class Placer:
                 )
 
     def fits(
-        self, ref: str, margin: float = SPACING, top_clear: float | None = None, edge: float = 1.0
+        self,
+        ref: str,
+        margin: float = SPACING,
+        top_clear: float | None = None,
+        edge: float = 1.0,
+        room: tuple[float, float] = (0.0, 0.0),
     ) -> bool:
+        """Whether REF fits where it is: MARGIN clear of every part on its side(s), and ROOM (mm along x
+        and y beyond its courtyard) free of parts too."""
         x0, y0, x1, y1 = self.bbox(ref)
+        if room != (0.0, 0.0):
+            rx, ry = room
+            for a in self.rects[self.sides[ref]]:
+                if x0 - rx < a[2] and a[0] < x1 + rx and y0 - ry < a[3] and a[1] < y1 + ry:
+                    return False
         if x0 < edge or y0 < edge or x1 > self.w - edge or y1 > self.h - edge:
             return False
         for p in self.fps[ref].Pads():  # copper keeps its clearance from the board's edge
@@ -173,9 +191,10 @@ class Placer:
         limit: float = 60.0,
         top_clear: float | None = None,
         edge: float = 1.0,
+        room: tuple[float, float] = (0.0, 0.0),
     ) -> tuple[float, float]:
         """REF at the free spot nearest (X, Y) (a square spiral of STEP mm, out to LIMIT), on the
-        routing grid."""
+        routing grid (see fits)."""
         x, y = round(x / router.PITCH) * router.PITCH, round(y / router.PITCH) * router.PITCH
         rings = int(limit / step)
         for ring in range(rings + 1):
@@ -186,7 +205,7 @@ class Placer:
             for _, dx, dy in sorted(set(cands)):
                 px, py = x + dx * step, y + dy * step
                 self.put(ref, px, py, rot, side, record=False)
-                if self.fits(ref, margin, top_clear, edge):
+                if self.fits(ref, margin, top_clear, edge, room):
                     self.record(ref)
                     return px, py
         raise SystemExit("no room for %s near (%.1f, %.1f)" % (ref, x, y))
@@ -200,22 +219,15 @@ def place(board: Board, job: Job, placer: Placer) -> None:
     # the sensors, centred under their cells, and the LEDs under their windows: fixed
     for s in job["sensors"]:
         placer.put(s["ref"], s["x"], s["y"], 0, "top")
+    placed: list[str] = []
     for led in job["leds"]:
         # a quarter turn where a neighbour's courtyard is in the way (the die's pips, 6.6 mm apart)
-        # or, failing both, moved by up to 0.5 mm inside its 5 mm window
-        done = False
-        for shift in range(6):
-            for dx, dy in sorted({(a * shift / 10, b * shift / 10) for a in (-1, 0, 1) for b in (-1, 0, 1)}):
-                for rot in (0, 90):
-                    placer.put(led["ref"], led["x"] + dx, led["y"] + dy, rot, "top", record=False)
-                    if placer.fits(led["ref"], 0.0, top_clear=-100):
-                        done = True
-                        break
-                if done:
-                    break
-            if done:
-                break
-        placer.record(led["ref"])
+        # or, failing both, moved by up to 0.5 mm inside its 5 mm window; failing that too, with a
+        # neighbour turned the other way (two windows nearer along one axis than both LEDs' long sides
+        # allow, but not their short ones)
+        if not _place_led(placer, led) and not _turn_neighbour(placer, led, placed):
+            placer.record(led["ref"])
+        placed.append(led["ref"])
     # each cell's small parts on the underside beneath its sensor, each LED's capacitor beneath it
     for s in job["sensors"]:
         cap, pull = s["capacitor"], s.get("pull_up")
@@ -234,21 +246,31 @@ def place(board: Board, job: Job, placer: Placer) -> None:
     )
     button = ctl["button"]
     placer.near(button, px, py, 0, "top", margin=1.0, limit=120, top_clear=1.0)
+    # the supply's path as far as its reverse-polarity FET; then the power mux beside the FET, its IN1
+    # towards it, and the parts of the mux's signal pins beside those pins; then the rest of the supply
+    # between the FET and the mux, the parts on the mux's other nets round it, the others round the Pico
+    mux = job["rail_feed"][0]
+    supply = [r for r in job["power_parts"] if r not in (jack, mux)]
+    fets = [r for r in supply if _on(job, r, SUPPLY_NETS[-1]) and _on(job, r, SUPPLY_NETS[-2])]
+    for ref in supply:
+        if not _on(job, ref, SUPPLY_NETS[-1]) or ref in fets:
+            _place_power(placer, ref, px, py)
+    feed = _pads_at(placer, job, fets[0], SUPPLY_NETS[-1]) if fets else (px, py)
+    _place_mux(placer, job, mux, feed, fets[0] if fets else None)
+    free = [r for r in ctl["parts"] if r not in placer.sides]
+    _place_satellites(placer, job, mux, _satellites(job, mux, free))
+    for ref in supply:
+        if ref not in placer.sides:
+            _place_power(placer, ref, *feed)
+    at_mux = _xy(placer, mux)
     for ref in ctl["parts"]:
-        if ref in (pico, jack, button):
+        if ref in (pico, jack, button) or ref in placer.sides:
             continue
         power = ref in job["power_parts"] + job["rail_feed"]
         margin = POWER_SPACING if power else CONTROLLER_SPACING
+        near = at_mux if power or _shares_net(job, ref, mux) else (px, py)
         # a supply part keeps off the board's edge, where its wide tracks would find no room
-        x, y = placer.near(
-            ref, px, py, 0, "bottom", margin=margin, limit=150, edge=POWER_EDGE if power else 1.0
-        )
-        if ref in job["half_pitch"]:
-            # a package of 0.5 mm pitch sits half a grid step over, so that a grid node falls on the
-            # middle of each of its narrow pads (on the grid, every node between two pads is too near
-            # both for a track)
-            placer.rects["bottom"].pop()
-            placer.put(ref, x + router.PITCH / 2, y, 0, "bottom")
+        placer.near(ref, *near, 0, "bottom", margin=margin, limit=150, edge=POWER_EDGE if power else 1.0)
     # the chips of the sensor chain, each near its cells, its series resistor and capacitor beside it
     for chip in job["chips"]:
         cx, cy = chip["x"], chip["y"]
@@ -262,6 +284,151 @@ def place(board: Board, job: Job, placer: Placer) -> None:
     missing = sorted(refs - set(placer.sides))
     if missing:
         raise SystemExit("not placed: %s" % ", ".join(missing))
+
+
+def _place_led(placer: Placer, led: dict[str, Any]) -> bool:
+    """LED at its window, turned or moved by up to 0.5 mm where a neighbour is in the way; False (and
+    not recorded) when no such spot is free."""
+    for shift in range(6):
+        for dx, dy in sorted({(a * shift / 10, b * shift / 10) for a in (-1, 0, 1) for b in (-1, 0, 1)}):
+            for rot in (0, 90):
+                placer.put(led["ref"], led["x"] + dx, led["y"] + dy, rot, "top", record=False)
+                if placer.fits(led["ref"], 0.0, top_clear=-100):
+                    placer.record(led["ref"])
+                    return True
+    return False
+
+
+def _turn_neighbour(placer: Placer, led: dict[str, Any], placed: list[str]) -> bool:
+    """LED placed after turning one of the LEDs placed before it (PLACED) a quarter, nearest first;
+    False, with every LED as it was, when no such turn makes room."""
+    x, y = led["x"], led["y"]
+    for other in sorted(placed, key=lambda r: math.dist(_xy(placer, r), (x, y))):
+        ox, oy = _xy(placer, other)
+        if math.dist((ox, oy), (x, y)) > 10:
+            break
+        rot = placer.fps[other].GetOrientationDegrees()
+        box = placer.bbox(other)
+        placer.rects["top"].remove(box)
+        placer.put(other, ox, oy, 90 - rot, "top", record=False)
+        if placer.fits(other, 0.0, top_clear=-100):
+            placer.record(other)
+            if _place_led(placer, led):
+                return True
+            placer.rects["top"].remove(placer.bbox(other))
+        placer.put(other, ox, oy, rot, "top", record=False)
+        placer.rects["top"].append(box)
+    return False
+
+
+def _nets_of(job: Job, ref: str) -> set[str]:
+    prefix = ref + "."
+    return {net for pin, net in job["pin_nets"].items() if pin.startswith(prefix)}
+
+
+def _on(job: Job, ref: str, net: str) -> bool:
+    return net in _nets_of(job, ref)
+
+
+def _shares_net(job: Job, ref: str, other: str) -> bool:
+    """Whether REF and OTHER meet on a net of their own (not a plane's)."""
+    return bool((_nets_of(job, ref) & _nets_of(job, other)) - set(PLANES))
+
+
+def _xy(placer: Placer, ref: str) -> tuple[float, float]:
+    pos = placer.fps[ref].GetPosition()
+    return pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y)
+
+
+def _pads_at(placer: Placer, job: Job, ref: str, net: str) -> tuple[float, float]:
+    """The middle of REF's pads on NET."""
+    pts = [
+        (pcbnew.ToMM(p.GetPosition().x), pcbnew.ToMM(p.GetPosition().y))
+        for p in placer.fps[ref].Pads()
+        if job["pin_nets"].get("%s.%s" % (ref, p.GetNumber())) == net
+    ]
+    return sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+
+
+def _place_power(placer: Placer, ref: str, x: float, y: float) -> None:
+    # a supply part keeps room round it for the wide tracks, and off the board's edge
+    placer.near(ref, x, y, 0, "bottom", margin=POWER_SPACING, limit=150, edge=POWER_EDGE)
+
+
+def _place_mux(placer: Placer, job: Job, mux: str, feed: tuple[float, float], fet: str | None) -> None:
+    """The power mux MUX a little beyond FEED (the FET's pads on the mux's IN1 net), turned so that its
+    IN1 faces them; the room its pins' escapes and the rail's vias need kept free of other parts."""
+    x, y = feed
+    if fet is not None:
+        fx, fy = _xy(placer, fet)
+        d = math.hypot(x - fx, y - fy) or 1.0
+        x, y = x + (x - fx) / d * MUX_FROM_FET, y + (y - fy) / d * MUX_FROM_FET
+    room = (MUX_SIDE_ROOM, router.ESCAPE_MM - 0.3 + SATELLITE_ROOM)
+    x, y = placer.near(mux, x, y, 0, "bottom", margin=POWER_SPACING, limit=150, edge=POWER_EDGE, room=room)
+    placer.rects["bottom"].pop()
+    best = None
+    for rot in (0, 180):
+        # a package of 0.5 mm pitch sits half a grid step over, so that a grid node falls on the middle
+        # of each of its narrow pads (on the grid, every node between two pads is too near both for a
+        # track)
+        placer.put(mux, x + router.PITCH / 2, y, rot, "bottom", record=False)
+        d = math.dist(_pads_at(placer, job, mux, SUPPLY_NETS[-1]), feed)
+        if best is None or d < best[0]:
+            best = (d, rot)
+    assert best is not None
+    placer.put(mux, x + router.PITCH / 2, y, best[1], "bottom")
+    # the escapes of its signal rows (along y) and the rail's vias beside its power pins (along x)
+    x0, y0, x1, y1 = placer.bbox(mux)
+    reach = router.ESCAPE_MM - 0.3  # the courtyard reaches 0.43 mm beyond the pads
+    placer.rects["bottom"].append((x0 - MUX_SIDE_ROOM, y0 - reach, x1 + MUX_SIDE_ROOM, y1 + reach))
+
+
+def _satellites(job: Job, mux: str, parts: list[str]) -> dict[str, str]:
+    """The parts on the power mux's signal pins (its dividers, current limit, soft start, status), each
+    with the mux's pin it serves, in the order of the pins and parts."""
+    out = {}
+    skip = set(PLANES) | set(SUPPLY_NETS) | set(USB_NETS) | {RAIL}
+    pins = sorted(
+        (pin.split(".", 1)[1], net)
+        for pin, net in job["pin_nets"].items()
+        if pin.startswith(mux + ".") and net not in skip
+    )
+    for number, net in sorted(pins, key=lambda p: int(p[0]) if p[0].isdigit() else 0):
+        for ref in parts:
+            if ref != mux and ref not in out and ref not in job["power_parts"] and _on(job, ref, net):
+                out[ref] = number
+    return out
+
+
+def _place_satellites(placer: Placer, job: Job, mux: str, satellites: dict[str, str]) -> None:
+    """The parts of the mux's signal pins (SATELLITES: part: pin) in a row just beyond each signal row's
+    escapes, in the order of their pins along it (so that their tracks need not cross), each turned so
+    that its pad on the pin's net faces the mux."""
+    cy = _xy(placer, mux)[1]
+    pins = {p.GetNumber(): p for p in placer.fps[mux].Pads()}
+    rows: dict[int, list[tuple[float, str, str]]] = {}
+    for ref, number in satellites.items():
+        x, y = pcbnew.ToMM(pins[number].GetPosition().x), pcbnew.ToMM(pins[number].GetPosition().y)
+        rows.setdefault(1 if y > cy else -1, []).append((x, ref, number))  # the rows lie along x
+    for out, row in sorted(rows.items()):
+        row.sort(key=lambda r: r[0])  # (stable: a pin's parts in the order given)
+        middle = sum(r[0] for r in row) / len(row)
+        for k, (px, ref, number) in enumerate(row):
+            x = middle + (k - (len(row) - 1) / 2) * SATELLITE_PITCH
+            x, y = placer.near(
+                ref, x, cy + out * SATELLITE_MM, 90, "bottom", margin=SATELLITE_SPACING, limit=40
+            )
+            placer.rects["bottom"].pop()
+            net = job["pin_nets"]["%s.%s" % (mux, number)]
+            pin = (px, pcbnew.ToMM(pins[number].GetPosition().y))
+            best = None
+            for rot in (90, 270):
+                placer.put(ref, x, y, rot, "bottom", record=False)
+                d = math.dist(_pads_at(placer, job, ref, net), pin)
+                if best is None or d < best[0]:
+                    best = (d, rot)
+            assert best is not None
+            placer.put(ref, x, y, best[1], "bottom")
 
 
 def _edge_spot(placer: Placer, ref: str, job: Job) -> tuple[float, float, int]:
@@ -411,8 +578,8 @@ def route(
         xs = [p.x for p in ps]
         ys = [p.y for p in ps]
         span = max(xs) - min(xs) + max(ys) - min(ys)
-        # first the power mux's own small nets and USB's, whose pins leave them one way out; then the
-        # supply's wide nets, which can go round; then the rest, the 3.3 V rails last
+        # the power mux's own small nets and USB's, whose pins leave them one way out; then the rest,
+        # the 3.3 V rails last (the supply's wide nets are routed before all of these, below)
         mux = any(p.ref == job["rail_feed"][0] for p in ps)
         if name in SUPPLY_NETS:
             first = 1
@@ -433,17 +600,23 @@ def route(
     nets = [o[3] for o in order]
     failed = []
     routes = []
-    escapes(grid, job, placer, pads)
+    shared = escapes(grid, job, placer, pads, {number[n] for n in PLANES if n in number})
+    # the supply's wide nets first, before the planes' vias (the rail's six among them) take the room
+    # round the mux's power pins
+    early = [n for n in nets if name_of[n.net] in SUPPLY_NETS]
+    done, queue = grid.first_pass(early, progress)
     for name in PLANES:
         plane = number.get(name)
         for p in by_net.get(plane, []) if plane is not None else []:
-            if len(p.layers) == 2:
-                continue  # a through-hole pad reaches the plane itself
+            if len(p.layers) == 2 or p in shared:
+                continue  # a through-hole pad reaches the plane itself; a shared pin its neighbour's via
             for _ in range(_rail_vias(p, feed)):
                 # the rail's vias beside U3's OUT pins, however often rip-ups move them
                 grid.fanout_pad(p, RAIL_VIA_REACH if p in feed else None)
     grid.names = name_of
-    done, left = grid.route_all(nets, progress)
+    later, more = grid.first_pass([n for n in nets if n not in early], progress)
+    done.update(later)
+    done, left = grid.negotiate(nets, done, queue + more, progress)
     for n in nets:
         routes.append((n.net, done[n.net]))
     for net in left:
@@ -474,17 +647,30 @@ def route(
     return failed
 
 
-def escapes(grid: router.Grid, job: Job, placer: Placer, pads: list[router.Pad]) -> None:
+def escapes(
+    grid: router.Grid, job: Job, placer: Placer, pads: list[router.Pad], planes: set[int]
+) -> list[router.Pad]:
     """Each pin of the fine-pitch parts' signal rows (the power mux's 0.2 mm pads) led straight out of
     the part before anything else is routed (router.Grid.escape_pad); its net, or its plane's via,
     goes on from there. Routed later, the plane vias beside the power pins walled the signal pins in,
-    or the signal tracks the power pins."""
+    or the signal tracks the power pins. Two neighbouring pins of one plane (PLANES: their net numbers)
+    share one via, the outer one's: a via for the inner pin too stood in the way of the signal pin
+    beside it. The inner pins, joined to their neighbour's escape and given no via, are returned."""
+    shared = []
     for ref in job["half_pitch"]:
         pos = placer.fps[ref].GetPosition()
         centre = (pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y))
-        for p in pads:
-            if p.ref == ref and p.net and 2 * min(p.hw, p.hh) < 0.3:
-                grid.escape_pad(p, centre)
+        made = [p for p in pads if p.ref == ref and p.net and 2 * min(p.hw, p.hh) < 0.3]
+        made = [p for p in made if grid.escape_pad(p, centre)]
+        for a in made:
+            for b in made:
+                if a is b or a.net != b.net or a.net not in planes or a in shared or b in shared:
+                    continue
+                if abs(a.y - b.y) > 1e-6 or abs(abs(a.x - b.x) - router.PITCH) > 1e-6:
+                    continue  # (the signal rows lie along x)
+                if abs(a.x - centre[0]) < abs(b.x - centre[0]) and grid.join_escapes(a, b):
+                    shared.append(a)  # the inner pin joins the outer
+    return shared
 
 
 def _rail_vias(pad: router.Pad, feed: list[router.Pad]) -> int:

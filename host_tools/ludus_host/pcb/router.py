@@ -5,7 +5,8 @@ ripped up and routed after it, and a node fought over grows dearer each time (ne
 PathFinder does it), until every net has its own way or the rounds run out. A wide net (the supply's
 path) keeps a wider swath free and narrows only near its own pads. The two planes (ground, LED 5 V) are
 reached by a via beside each pad. A fine-pitch part's pins are first led out of it by stubs held for
-good (escape_pad), so that its neighbours' plane vias do not wall them in. Stdlib only: it runs in the
+good (escape_pad), so that its neighbours' plane vias do not wall them in; two such pins of one
+plane side by side are joined to share one via (join_escapes). Stdlib only: it runs in the
 pcbnew process and in the tests alike.
 
     grid = Grid(width, height)
@@ -41,6 +42,7 @@ RIP_UP_ROUNDS = 150  # nets routed again, at most, before the router gives up
 NECK_MM = 1.6  # a wide net narrows to TRACK this close to its own pads' centres
 FANOUT_BASE = 1 << 20  # owners of the planes' pad fanouts: above every net number
 ESCAPE_BASE = 1 << 24  # owners of the fine-pitch pins' escapes: above every fanout's
+JOINT_BASE = ESCAPE_BASE + (1 << 20)  # owners of the joints between two escapes (join_escapes)
 ESCAPE_MM = 2.5  # how far a fine-pitch pin's escape leads it out of its part
 TABU_COST = 500  # a node of a net this one has traded rip-ups with
 
@@ -142,6 +144,7 @@ class Grid:
         # a fine-pitch part's pin led out of it, held for good (never ripped up): (ref, pad number): the
         # node at the escape's end, where the pin's net (or its plane's via) starts
         self.escapes: dict[tuple[str, str], list[tuple[int, int]]] = {}
+        self.joints: list[int] = []  # owners of escapes' joints, held for good too
         self.names: dict[int, str] = {}  # net numbers' names, for progress reports
         self.ripped: dict[tuple[int, int], int] = {}  # (net, net it ripped up): how often
         self.tabu: dict[int, set[int]] = {}  # net: the nets it must not rip up again but at a high price
@@ -726,6 +729,20 @@ class Grid:
         r = Route()
         self._commit(owner, path, r)
         self.escapes[(pad.ref, pad.number)] = [path[-1]]
+        self.fanout_routes[owner] = r
+        return True
+
+    def join_escapes(self, pad: Pad, other: Pad) -> bool:
+        """PAD's escape joined, end to end, to OTHER's (a pin of the same net beside it), the joint held
+        for good as the escapes are; False when their ends are not neighbours."""
+        a, b = self.escapes.get((pad.ref, pad.number)), self.escapes.get((other.ref, other.number))
+        if not a or not b or a[0][0] != b[0][0] or b[0][1] not in set(self._around(a[0][1], 1)):
+            return False
+        owner = JOINT_BASE + len(self.joints)
+        self.joints.append(owner)
+        self.alias[owner] = pad.net
+        r = Route()
+        self._commit(owner, [a[0], b[0]], r)
         self.fanout_routes[owner] = r
         return True
 
