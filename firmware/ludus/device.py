@@ -38,7 +38,7 @@ WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a col
 # 32 KB it still fell inside busy ticks when a table played without pause, and took them past 20 ms
 GC_THRESHOLD = const(65536)
 GC_AFTER_MS = const(40)  # an idle tick this long after the last busy one collects what it left...
-GC_ROOM_US = const(2000)  # ...if it has used less than this so far (a collection takes 8-14 ms),
+GC_ROOM_US = const(1500)  # ...if it has used less than this so far (a collection takes 8-14 ms),
 GC_LATE_MS = const(200)  # ...and this long after it if it has used less than GC_LATE_ROOM_US (a
 GC_LATE_ROOM_US = const(6000)  # board whose sensors take longer to read), never beside a referee's work
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
