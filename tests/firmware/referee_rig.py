@@ -292,8 +292,8 @@ class Rig:
 
     def settle(self):
         # (not real: a change settles on the tick it is made; a start it completes is begun over the
-        # next two, and the tick after a commit makes its move table: three ticks)
-        self.run(400 if self.real else 3 * TICK)
+        # next three, and the tick after a commit makes its move table: four ticks)
+        self.run(400 if self.real else 4 * TICK)
 
     def press(self):
         self.tick(SHORT_PRESS)

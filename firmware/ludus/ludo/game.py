@@ -376,6 +376,13 @@ def _seat_list(seats, n):
     return out
 
 
+def start_rules(spec):
+    """The rule set a named start PRESET/PLAYERS reads ("classic/4": classic), read ahead of
+    start_position(spec), which then finds it kept (ludus.ludo.rules)."""
+    rules_text, slash, count = spec.rpartition("/")
+    return rules_from_spec(rules_text if slash and ascii_digits(count, 1) else spec)
+
+
 def start_position(spec, seats=None):
     """A new game from a named start PRESET/PLAYERS: "classic/4", "danish/2", "teamup+arrow/4",
     "danish:entry=5.6/3". Two players sit opposite (green and red); three leave blue empty.

@@ -11,6 +11,10 @@ class GameAdapter:
     continuations(game, move), chain_reach(game, frm), seats_of(game). A table's keys are whatever the
     adapter chooses (here the move objects); move() turns a key into the move to play or show."""
 
+    def prepare(self, start):
+        """Work towards position(start) that can be done a tick ahead of it (the referee begins a
+        game over several ticks, docs/referee.md). The base: none."""
+
     def load(self, game, table, expected):
         """Fill the move table (ludus.referee.infer.MoveTable) with the legal moves; their number."""
         table.load(expected, game.legal_moves(), lambda m: self.changes(game, m))

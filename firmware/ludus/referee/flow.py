@@ -129,11 +129,14 @@ class RefereeFlow:
         return hashlib.sha256(bytes(seed) + bytes([k & 255, k >> 8 & 255])).digest()
 
     def _begin_due(self):
-        # the start seen settled, begun over the next two ticks: its position first (about half the
-        # work), then the game (each tick then stays well inside 20 ms on a Pico, docs/firmware.md)
+        # the start seen settled, begun over the next three ticks: what the adapter prepares, its
+        # position, then the game (each tick then stays inside 15 ms on a Pico, docs/referee.md)
         due = self.start_due
         if due.__class__ is str:
-            self.start_due = (due, self.adapter.position(due))
+            self.adapter.prepare(due)
+            self.start_due = [due]
+        elif len(due) == 1:
+            due.append(self.adapter.position(due[0]))
         else:
             self._start_game(due[0], game=due[1])
 

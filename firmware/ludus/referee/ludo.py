@@ -34,6 +34,14 @@ class LudoAdapter(GameAdapter):
                 name = game.notation()
             yield name, game
 
+    def prepare(self, start):
+        # the rule set read (kept by ludus.ludo.rules for the position's own read): with the
+        # position made in the same tick, the tick that began a Ludo game in ROMFS took 14-18 ms
+        import ludus.ludo.game
+
+        if start.startswith("ludo/"):
+            ludus.ludo.game.start_rules(start[5:])
+
     def position(self, start):
         # ludus.games.position without loading it: on a Pico, an import from littlefs in the tick that
         # starts a game cost 20 ms; ludus.ludo.game is already in (starts() used it)
