@@ -117,7 +117,8 @@ class App:
             transient("ludus.startup").restore(self, journal, feed)
         # (after the restore, which needs the heap in one piece more than these do)
         self.clock = clock
-        self.parts = array("l", (0, 0, 0))  # the last step's us: bookkeeping, referee, frame
+        # the last step's us: bookkeeping, referee (the sensors' reading in it), frame, the reading
+        self.parts = array("l", (0, 0, 0, 0))
 
     def step(self, now_ms):
         """One tick of the board. True if anything happened (an event, the scene changed)."""
@@ -131,6 +132,7 @@ class App:
         t1 = clock() if clock is not None else 0
         parts[0] = (t1 - t0) & _TICKS_MASK
         self.sensors.read(self.levels)
+        parts[3] = ((clock() if clock is not None else 0) - t1) & _TICKS_MASK
         if self.chained and (self.sensors.broken or self.cut):
             if self._chain_cut():
                 parts[1] = parts[2] = 0

@@ -39,8 +39,8 @@ WATCHDOG_MS = const(5000)  # well above a flash erase's worst (400 ms) and a col
 GC_THRESHOLD = const(65536)
 GC_AFTER_MS = const(40)  # an idle tick this long after the last busy one collects what it left...
 GC_ROOM_US = const(1500)  # ...if it has used less than this so far (a collection takes 8-14 ms),
-GC_LATE_MS = const(200)  # ...and this long after it if it has used less than GC_LATE_ROOM_US (a
-GC_LATE_ROOM_US = const(6000)  # board whose sensors take longer to read), never beside a referee's work
+GC_LATE_MS = const(200)  # ...and this long after it if it has used less than that besides reading
+# the sensors (a board whose sensors take longer to read, an analog one)
 PREPARE_IDLE_MS = const(2000)  # the journal erases ahead once the board has been idle this long
 # blocks the journal keeps erased while no game is played: a whole game's writes (a long four-player
 # Ludo game fills about 3) then never wait for an erase, which stalls the CPU 45 ms
@@ -343,13 +343,10 @@ class Device:
             # makes a move table after a commit, nor one that erased): the collection then ends the
             # tick inside its 20 ms, and gc.threshold, which would collect in the middle of a busy
             # tick, is seldom reached
-            if (
-                self.dirty_heap
-                and not erased
-                and idle >= GC_AFTER_MS
-                and ((p.ticks_us() - t0) & _TICKS_MASK)
-                < (GC_LATE_ROOM_US if idle >= GC_LATE_MS else GC_ROOM_US)
-            ):
+            used = (p.ticks_us() - t0) & _TICKS_MASK
+            if idle >= GC_LATE_MS:
+                used -= self.app.parts[3]  # (the sensors' reading aside, never the referee's work)
+            if self.dirty_heap and not erased and idle >= GC_AFTER_MS and used < GC_ROOM_US:
                 self._collect()
             elif self.free_due and not erased and (p.ticks_us() - t0) & _TICKS_MASK < GC_ROOM_US:
                 self._count_free()
