@@ -378,7 +378,7 @@ def _full_game():
     start = None
     for h in range(121):
         levels[board.channel_of_cell[h]] = counts[h]
-    for _ in range(3):  # the start seen, its position made, the game begun: a tick each
+    for _ in range(4):  # the start seen, prepared, its position made, the game begun: a tick each
         now += 5
         ref.tick(levels, now)
     plies = peak = 0
@@ -422,7 +422,7 @@ def _ludo_full_game():
     from ludus.ludo.game import start_position
 
     levels[:] = _levels_of(ref, board, start_position("classic/4"))  # the referee sees them: a game
-    for _ in range(3):  # the start seen, its position made, the game begun: a tick each
+    for _ in range(4):  # the start seen, prepared, its position made, the game begun: a tick each
         now += 5
         ref.tick(levels, now)
     ref.take_events()
