@@ -132,7 +132,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self._started = False
         self._dirty = True
         self._waited = False  # a scene to compose has waited a tick for a busy one (tick(spare=False))
-        # the start the board shows, begun over the next two ticks (ludus.referee.flow._begin_due): in
+        # the start the board shows, begun over the next three ticks (ludus.referee.flow._begin_due): in
         # one they took 40 ms on a Pico, twice a loop iteration (docs/firmware.md); its name, then
         # (name, position)
         self.start_due = None
