@@ -134,7 +134,7 @@ class Referee(RefereeJudge, RefereeFlow):
         self._waited = False  # a scene to compose has waited a tick for a busy one (tick(spare=False))
         # the start the board shows, begun over the next three ticks (ludus.referee.flow._begin_due): in
         # one they took 40 ms on a Pico, twice a loop iteration (docs/firmware.md); its name, then
-        # (name, position)
+        # [name] once the adapter has prepared it, then [name, position]
         self.start_due = None
         # the game a commit ended, its end (placements, the seed revealed, the lights) due at the next
         # tick (ludus.referee.judge._load_moves)
