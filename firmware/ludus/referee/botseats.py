@@ -15,9 +15,6 @@ from ludus.runtime import const
 _PLAY = const(1)  # ludus.referee.states.PLAY, inlined (test_referee_infer.py checks)
 
 
-_base = None  # the referee's own composer (ludus.referee.lights.compose), called first
-
-
 def _family_bots(family):
     # the family's bot module (the other family's is not loaded)
     if family == "ludo":
@@ -33,9 +30,7 @@ def bots_of(r):
     """The bot module of the referee's game family (ludus.bots.ludo or ludus.bots.checkers); compose()
     made the referee's composer where it has lights (it stays when the bots are cleared, then lighting
     nothing more)."""
-    global _base
-    if r._compose is not None and r._compose is not compose:
-        _base = r._compose
+    if r._compose is not None:
         r._compose = compose
     return _family_bots(r.adapter.family)
 
@@ -49,7 +44,9 @@ def lights_for(family, level):
 def compose(r):
     """Rebuild the referee's scene (ludus.referee.lights.compose), then light the level of a bot whose
     seat is to act."""
-    _base(r)  # type: ignore[misc]  # (set by bots_of(), which made this the composer)
+    import ludus.referee.lights  # (loaded already: the referee has lights)
+
+    ludus.referee.lights.compose(r)
     _level(r)
 
 
